@@ -1,0 +1,83 @@
+import type { Run, RunEvent, RunInput, RunMode, StepState } from './types';
+
+export function newRun(id: string, mode: RunMode, input: RunInput, now = Date.now()): Run {
+  return {
+    id,
+    createdAt: now,
+    updatedAt: now,
+    mode,
+    input,
+    status: 'running',
+    steps: [],
+    library: [],
+    providerErrors: [],
+    sources: [],
+    droppedCitations: 0,
+  };
+}
+
+function updateStep(run: Run, index: number, f: (s: StepState) => StepState): StepState[] {
+  return run.steps.map((s) => (s.index === index ? f(s) : s));
+}
+
+/** Pure reducer: the worker applies it to checkpoint, the panel to render live. */
+export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
+  const r: Run = { ...run, updatedAt: now };
+  switch (ev.type) {
+    case 'gate':
+      return { ...r, gate: ev.decision };
+    case 'draft-delta':
+      return { ...r, draftText: (r.draftText ?? '') + ev.text };
+    case 'draft':
+      return {
+        ...r,
+        steps: ev.steps.map((s, index) => ({ index, part: s.part, draft: s.text, status: 'pending', queries: [], citations: [] })),
+      };
+    case 'library':
+      return { ...r, library: [...r.library, ...ev.sources], providerErrors: [...r.providerErrors, ...(ev.errors ?? [])] };
+    case 'step-started':
+      return { ...r, steps: updateStep(r, ev.index, (s) => ({ ...s, status: 'running', revising: undefined })) };
+    case 'query':
+      return {
+        ...r,
+        steps: updateStep(r, ev.index, (s) => ({ ...s, queries: [...s.queries, { round: ev.round, query: ev.query, passages: [] }] })),
+      };
+    case 'passages':
+      return {
+        ...r,
+        steps: updateStep(r, ev.index, (s) => ({
+          ...s,
+          queries: s.queries.map((q) => (q.round === ev.round ? { ...q, passages: ev.passages, sufficient: ev.sufficient } : q)),
+        })),
+      };
+    case 'revision-delta':
+      return { ...r, steps: updateStep(r, ev.index, (s) => ({ ...s, revising: (s.revising ?? '') + ev.text })) };
+    case 'step-done':
+      return {
+        ...r,
+        steps: updateStep(r, ev.index, (s) => ({
+          ...s,
+          revised: ev.revised,
+          revising: undefined,
+          status: ev.status,
+          citations: ev.citations,
+          verdict: ev.verdict,
+          note: ev.note,
+        })),
+      };
+    case 'citation-dropped':
+      return { ...r, droppedCitations: r.droppedCitations + 1 };
+    case 'answer-delta':
+      return { ...r, answer: (r.answer ?? '') + ev.text };
+    case 'answer':
+      return { ...r, answer: ev.markdown, sources: ev.sources };
+    case 'claims':
+      return { ...r, claims: ev.claims, corrected: ev.corrected };
+    case 'usage':
+      return { ...r, usage: ev.usage };
+    case 'error':
+      return { ...r, error: ev.error };
+    case 'done':
+      return { ...r, status: ev.status, draftText: r.steps.length ? undefined : r.draftText };
+  }
+}

@@ -1,0 +1,175 @@
+/** A run: what was asked, what the pipeline decided and found, and what it answered.
+ * The same object is the stored record (IndexedDB), the checkpoint a restarted worker resumes
+ * from, and what the side panel renders; `applyEvent` in ./run-state.ts is the only way it
+ * changes while a run is live. */
+import type { Passage, SourceStatus, Origin, ProviderError } from '../retrieval/types';
+import type { Usage } from '../llm/types';
+
+export type RunMode = 'ask' | 'verify';
+export type RunStatus = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
+
+export interface PageContext {
+  url: string;
+  title: string;
+  /** Text around the selection (verify) or an excerpt of the page (ask). */
+  surrounding?: string;
+  tabId?: number;
+}
+
+export interface RunInput {
+  /** The user's question (ask mode) or the selected text (verify mode). */
+  text: string;
+  page?: PageContext;
+  /** "Check with sources anyway": skip the confidence gate and always retrieve. */
+  forceRetrieval?: boolean;
+}
+
+export type ClarityLabel = 'clear' | 'incomplete' | 'ambiguous';
+
+export interface SubDecision {
+  question: string;
+  beta: number;
+  retrieve: boolean;
+}
+
+export interface GateDecision {
+  label: ClarityLabel;
+  /** Set when the label is 'incomplete'. */
+  rewritten?: string;
+  /** Set when the label is 'ambiguous' (2–4 entries). */
+  subQuestions?: string[];
+  /** Confidence of the model in answering unaided, in [0, 1] (for a split question: the lowest). */
+  beta: number;
+  betaThreshold: number;
+  retrieve: boolean;
+  /** Per sub-question decisions, when split. */
+  parts?: SubDecision[];
+}
+
+export type Verdict = 'supported' | 'corrected' | 'refuted' | 'unverifiable';
+
+export type StepStatus = 'pending' | 'running' | 'revised' | 'unchanged' | 'malformed';
+
+export interface StepQuery {
+  round: number;
+  query: string;
+  passages: Passage[];
+  /** The progress tracker's judgement after this round. */
+  sufficient?: boolean;
+}
+
+export interface StepState {
+  index: number;
+  /** Which sub-question this step belongs to, when the question was split. */
+  part?: number;
+  draft: string;
+  revised?: string;
+  /** Streaming text of the revision, while it runs. */
+  revising?: string;
+  status: StepStatus;
+  queries: StepQuery[];
+  /** Passage ids the revision cites (validated). */
+  citations: string[];
+  verdict?: Verdict;
+  note?: string;
+}
+
+/** A numbered source of the final answer, in order of first use. */
+export interface Source {
+  n: number;
+  passageId: string;
+  url: string;
+  title: string;
+  site: string;
+  origin: Origin;
+  quote: string;
+  tabId?: number;
+  start?: number;
+  end?: number;
+}
+
+export interface ClaimResult {
+  /** The self-contained claim that was checked. */
+  claim: string;
+  /** The sentence of the selection it came from (to mark it in the page). */
+  sentence: string;
+  verdict: Verdict;
+  corrected?: string;
+  explanation?: string;
+  /** Source numbers (1-based) backing the verdict. */
+  sources: number[];
+}
+
+export type ErrorCode =
+  | 'not-configured'
+  | 'auth'
+  | 'forbidden'
+  | 'ollama-origin'
+  | 'unreachable'
+  | 'rate-limit'
+  | 'timeout'
+  | 'server'
+  | 'model-not-found'
+  | 'bad-output'
+  | 'empty-input'
+  | 'too-long'
+  | 'cancelled'
+  | 'interrupted'
+  | 'unknown';
+
+export interface RunError {
+  code: ErrorCode;
+  /** Plain English; the UI shows a translated text by code and keeps this as detail. */
+  message: string;
+  /** HTTP status, when the error came from a server. */
+  status?: number;
+  /** Seconds the server asked us to wait (429). */
+  retryAfter?: number;
+  stage?: string;
+}
+
+export interface Run {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+  mode: RunMode;
+  input: RunInput;
+  status: RunStatus;
+  /** Model and endpoint host used, for the trace. */
+  model?: string;
+  gate?: GateDecision;
+  /** Streaming text of the draft, while it runs. */
+  draftText?: string;
+  steps: StepState[];
+  /** Everything the library looked at (tabs read/skipped, search results), for the trace. */
+  library: SourceStatus[];
+  providerErrors: ProviderError[];
+  /** Streaming or final answer, Markdown with [n] citation markers. */
+  answer?: string;
+  sources: Source[];
+  /** Verify mode. */
+  claims?: ClaimResult[];
+  corrected?: string;
+  droppedCitations: number;
+  usage?: Usage;
+  error?: RunError;
+}
+
+/** The one event type a run emits. */
+export type RunEvent =
+  | { type: 'gate'; decision: GateDecision }
+  | { type: 'draft-delta'; text: string }
+  | { type: 'draft'; steps: { text: string; part?: number }[] }
+  | { type: 'library'; sources: SourceStatus[]; errors?: ProviderError[] }
+  | { type: 'step-started'; index: number }
+  | { type: 'query'; index: number; round: number; query: string }
+  | { type: 'passages'; index: number; round: number; passages: Passage[]; sufficient?: boolean }
+  | { type: 'revision-delta'; index: number; text: string }
+  | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string }
+  | { type: 'citation-dropped'; index: number; passageId: string; reason: string }
+  | { type: 'answer-delta'; text: string }
+  | { type: 'answer'; markdown: string; sources: Source[] }
+  | { type: 'claims'; claims: ClaimResult[]; corrected: string }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'error'; error: RunError }
+  | { type: 'done'; status: Exclude<RunStatus, 'running'> };

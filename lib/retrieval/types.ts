@@ -1,0 +1,65 @@
+/** The retrieval library as the pipeline sees it. Implementations live beside this file
+ * (open tabs, web search providers, passages, ranker); browser access goes through adapters. */
+
+export type Origin = 'tab' | 'web';
+
+/** A sentence-bounded slice of one source text. */
+export interface Passage {
+  /** Stable across runs for the same source text: derived from URL, content hash and offsets. */
+  id: string;
+  url: string;
+  title: string;
+  origin: Origin;
+  text: string;
+  /** Headings above the passage, outermost first. */
+  headingPath: string[];
+  /** Character offsets of `text` in the source's readable text. */
+  start: number;
+  end: number;
+  /** Set for open tabs, so a citation can focus the tab. */
+  tabId?: number;
+  /** Which search provider found it (web passages). */
+  provider?: string;
+}
+
+/** What happened to one candidate source (a tab or a search result), for the run's trace. */
+export interface SourceStatus {
+  url: string;
+  title: string;
+  origin: Origin;
+  status: 'read' | 'cached' | 'skipped' | 'failed';
+  /** Why it was skipped or failed, in a few words (e.g. "excluded domain", "time-out after 5 s"). */
+  reason?: string;
+  tabId?: number;
+  provider?: string;
+}
+
+export interface ProviderError {
+  provider: string;
+  message: string;
+  status?: number;
+}
+
+export interface RetrieveRequest {
+  query: string;
+  /** Passages wanted after refinement. */
+  k: number;
+  /** 1 for the first round of a step; later rounds may use `seed` (what earlier rounds found). */
+  round?: number;
+  seed?: Passage[];
+  signal?: AbortSignal;
+}
+
+export interface RetrieveResult {
+  passages: Passage[];
+  /** Sources looked at for this request (newly read or skipped). */
+  sources: SourceStatus[];
+  errors: ProviderError[];
+}
+
+export interface Library {
+  /** Read the local part of the library (open tabs) ahead of time, so it overlaps with drafting.
+   * Idempotent; `retrieve` awaits it when it has not finished. */
+  prepare?(signal?: AbortSignal): Promise<SourceStatus[]>;
+  retrieve(req: RetrieveRequest): Promise<RetrieveResult>;
+}

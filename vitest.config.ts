@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+export default defineConfig({
+  plugins: [WxtVitest()],
+  test: {
+    include: ['lib/**/*.test.ts', 'components/**/*.test.ts?(x)', 'test/unit/**/*.test.ts', 'test/harness/**/*.test.ts', 'bench/**/*.test.ts'],
+    setupFiles: ['test/unit/setup.ts'],
+    testTimeout: 20_000,
+  },
+});

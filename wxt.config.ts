@@ -1,0 +1,37 @@
+import { defineConfig } from 'wxt';
+
+// Host access is needed for: reading open tabs (scripting), calling the user's LLM endpoint and
+// search providers from the worker without CORS headers, and fetching result pages.
+export default defineConfig({
+  modules: ['@wxt-dev/module-react'],
+  manifest: ({ browser }) => ({
+    name: 'Ratify',
+    description: 'Fact-check highlighted text and answer questions with cited evidence from your open tabs and the web.',
+    default_locale: 'en',
+    permissions: [
+      'storage',
+      'contextMenus',
+      'tabs',
+      'scripting',
+      'unlimitedStorage',
+      ...(browser === 'firefox' ? [] : ['sidePanel', 'offscreen']),
+    ],
+    host_permissions: ['<all_urls>'],
+    commands: {
+      'verify-selection': {
+        suggested_key: { default: 'Alt+Shift+V' },
+        description: 'Verify the selected text with RAT',
+      },
+      _execute_action: {
+        suggested_key: { default: 'Alt+Shift+R' },
+      },
+    },
+    action: { default_title: 'Open Ratify' },
+    ...(browser === 'firefox'
+      ? {
+          sidebar_action: { default_panel: 'sidepanel.html', default_title: 'Ratify' },
+          browser_specific_settings: { gecko: { id: 'ratify@ratify.dev' } },
+        }
+      : {}),
+  }),
+});
