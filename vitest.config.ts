@@ -7,5 +7,6 @@ export default defineConfig({
     include: ['lib/**/*.test.ts', 'components/**/*.test.ts?(x)', 'test/unit/**/*.test.ts', 'test/harness/**/*.test.ts', 'bench/**/*.test.ts'],
     setupFiles: ['test/unit/setup.ts'],
     testTimeout: 20_000,
+    reporters: ['default', ['json', { outputFile: 'test-results/unit.json' }]],
   },
 });

@@ -5,8 +5,8 @@ import { defineConfig } from 'wxt';
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
   manifest: ({ browser }) => ({
-    name: 'Ratify',
-    description: 'Fact-check highlighted text and answer questions with cited evidence from your open tabs and the web.',
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
     default_locale: 'en',
     permissions: [
       'storage',
@@ -20,7 +20,7 @@ export default defineConfig({
     commands: {
       'verify-selection': {
         suggested_key: { default: 'Alt+Shift+V' },
-        description: 'Verify the selected text with RAT',
+        description: '__MSG_verifyCommand__',
       },
       _execute_action: {
         suggested_key: { default: 'Alt+Shift+R' },

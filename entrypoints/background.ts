@@ -1,3 +1,83 @@
+import { browser, type Browser } from 'wxt/browser';
+import { classifyLlmError } from '@/lib/llm/errors';
+import { isRequest, RUN_PORT_PREFIX } from '@/lib/messages';
+import { captureSelection } from '@/lib/browser/page-context';
+import { openSource } from '@/lib/browser/open-source';
+import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
+import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
+import { createHandlers } from '@/lib/runs/handlers';
+import { executeDirect } from '@/lib/runs/execute';
+import { RunManager } from '@/lib/runs/run-manager';
+import { runStore } from '@/lib/store/runs';
+
+const VERIFY_MENU_ID = 'ratify-verify';
+
 export default defineBackground(() => {
-  // wired in lib/extension/worker.ts
+  const store = runStore();
+  const manager = new RunManager({
+    store,
+    loadSettings,
+    execute: executeDirect,
+    classifyError: (err, settings) => classifyLlmError(err, settings.llm.baseURL, undefined, settings.llm.preset),
+  });
+  const handle = createHandlers({
+    manager,
+    getRun: (id) => store.get(id),
+    setActiveRun: (id) => activeRunItem.setValue(id),
+    openSource,
+  });
+
+  openPanelOnActionClick();
+  void browser.contextMenus.removeAll().then(() =>
+    browser.contextMenus.create({ id: VERIFY_MENU_ID, title: browser.i18n.getMessage('verifyMenu') || 'Verify with RAT', contexts: ['selection'] }),
+  );
+
+  browser.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse: (r: unknown) => void) => {
+    if (!isRequest(msg)) return false;
+    void handle(msg).then(sendResponse);
+    return true; // answer asynchronously
+  });
+
+  // A panel follows a run over a port: a snapshot first, then each event.
+  browser.runtime.onConnect.addListener((port) => {
+    if (!port.name.startsWith(RUN_PORT_PREFIX)) return;
+    const id = port.name.slice(RUN_PORT_PREFIX.length);
+    const unsubscribe = manager.subscribe(id, (u) => port.postMessage(u));
+    if (unsubscribe) {
+      port.onDisconnect.addListener(unsubscribe);
+      keepAliveWhile(manager, id);
+    } else {
+      void store.get(id).then((run) => run && port.postMessage({ type: 'snapshot', run }));
+    }
+  });
+
+  const verifyFromTab = (tab: Browser.tabs.Tab | undefined, selectionText: string) => {
+    // sidePanel.open must run before any await: it needs the user gesture.
+    void openPanel(tab?.id, tab?.windowId);
+    void (async () => {
+      const captured = tab ? await captureSelection(tab, selectionText) : { text: selectionText, page: undefined };
+      const run = await manager.start('verify', { text: captured.text, page: captured.page });
+      await activeRunItem.setValue(run.id);
+      keepAliveWhile(manager, run.id);
+    })();
+  };
+
+  browser.contextMenus.onClicked.addListener((info, tab) => {
+    if (info.menuItemId === VERIFY_MENU_ID) verifyFromTab(tab, info.selectionText ?? '');
+  });
+  browser.commands.onCommand.addListener((command, tab) => {
+    if (command === 'verify-selection') verifyFromTab(tab, '');
+  });
+
+  // Runs the previous worker left unfinished are resumed or marked interrupted.
+  void manager.recover();
 });
+
+/** Chrome stops an idle worker after 30 s even while a fetch streams; an extension API call
+ * resets that timer, so call a cheap one while a run is live. */
+function keepAliveWhile(manager: RunManager, id: string) {
+  const timer = setInterval(() => {
+    if (!manager.isActive(id)) clearInterval(timer);
+    else void browser.runtime.getPlatformInfo();
+  }, 20_000);
+}

@@ -1,0 +1,54 @@
+import type { ErrorCode, RunError } from '@/lib/pipeline/types';
+import type { MessageKey } from '@/lib/i18n/messages';
+import { useT } from './i18n';
+
+const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
+  'not-configured': ['errNotConfiguredTitle', 'errNotConfiguredHint'],
+  auth: ['errAuthTitle', 'errAuthHint'],
+  forbidden: ['errForbiddenTitle', 'errForbiddenHint'],
+  'ollama-origin': ['errOllamaTitle', 'errOllamaHint'],
+  unreachable: ['errUnreachableTitle', 'errUnreachableHint'],
+  'rate-limit': ['errRateLimitTitle', 'errRateLimitHint'],
+  timeout: ['errTimeoutTitle', 'errTimeoutHint'],
+  server: ['errServerTitle', 'errServerHint'],
+  'model-not-found': ['errModelTitle', 'errModelHint'],
+  'bad-output': ['errBadOutputTitle', 'errBadOutputHint'],
+  'empty-input': ['errEmptyTitle', 'errEmptyHint'],
+  'too-long': ['errTooLongTitle', 'errTooLongHint'],
+  cancelled: ['errCancelledTitle', 'errCancelledHint'],
+  interrupted: ['errInterruptedTitle', 'errInterruptedHint'],
+  unknown: ['errUnknownTitle', 'errUnknownHint'],
+};
+
+const SETTINGS_FIXES = new Set<ErrorCode>(['not-configured', 'auth', 'forbidden', 'unreachable', 'model-not-found', 'ollama-origin']);
+
+/** A failure in plain words: what happened, what to do, the server's own detail. */
+export function ErrorNotice({ error, onRetry, onOpenSettings }: { error: RunError; onRetry?: () => void; onOpenSettings?: () => void }) {
+  const t = useT();
+  const [title, hint] = KEYS[error.code] ?? KEYS.unknown;
+  return (
+    <div className="notice notice-error" role="alert" data-error-code={error.code}>
+      <strong className="notice-title">{t(title)}</strong>
+      {t(hint) && <p className="notice-hint">{t(hint)}</p>}
+      {error.code === 'rate-limit' && error.retryAfter !== undefined && <p className="notice-hint">{t('errRateLimitWait', { s: error.retryAfter })}</p>}
+      {error.message && (
+        <details>
+          <summary>{t('details')}</summary>
+          <p className="notice-detail">{error.message}</p>
+        </details>
+      )}
+      <div className="row">
+        {onOpenSettings && SETTINGS_FIXES.has(error.code) && (
+          <button type="button" onClick={onOpenSettings}>
+            {t('openSettings')}
+          </button>
+        )}
+        {onRetry && !['not-configured', 'empty-input', 'too-long'].includes(error.code) && (
+          <button type="button" onClick={onRetry}>
+            {t('retry')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import Markdown, { type Components } from 'react-markdown';
+import type { Source } from '@/lib/pipeline/types';
+import { CitationChip } from './CitationChip';
+
+const CITE = '#cite-';
+
+/** Turn [1] / [1, 2] / [1][2] markers into links the renderer turns into chips. */
+export function linkCitations(md: string): string {
+  return md.replace(/\[(\d+(?:\s*,\s*\d+)*)\](?!\(|:)/g, (_, nums: string) =>
+    nums
+      .split(',')
+      .map((n) => `[${n.trim()}](${CITE}${n.trim()})`)
+      .join(''),
+  );
+}
+
+/** Only http(s) links and our own citation anchors survive; everything else becomes inert. */
+export function safeUrl(url: string): string {
+  if (url.startsWith(CITE)) return url;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Model output rendered as Markdown, safely: no raw HTML (skipped), no images (no remote
+ * requests), only http(s) links, citation markers as chips. */
+export function SafeMarkdown({ text, sources, onCite }: { text: string; sources: Source[]; onCite?: (s: Source) => void }) {
+  const components: Components = {
+    img: () => null,
+    a: ({ href, children }) => {
+      if (href?.startsWith(CITE)) {
+        const n = Number(href.slice(CITE.length));
+        const source = sources.find((s) => s.n === n);
+        return <CitationChip n={n} source={source} onOpen={onCite} />;
+      }
+      if (!href) return <span>{children}</span>;
+      return (
+        <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+          {children}
+        </a>
+      );
+    },
+  };
+  return (
+    <div className="markdown">
+      <Markdown skipHtml urlTransform={safeUrl} components={components}>
+        {linkCitations(text)}
+      </Markdown>
+    </div>
+  );
+}

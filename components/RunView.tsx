@@ -1,0 +1,146 @@
+import type { GateDecision, Run, Source, StepState } from '@/lib/pipeline/types';
+import { ErrorNotice } from './ErrorNotice';
+import { useT, type T } from './i18n';
+import { SafeMarkdown } from './Markdown';
+import { SourceList } from './SourceList';
+
+export interface RunActions {
+  onCancel(): void;
+  onRetry(forceRetrieval?: boolean): void;
+  onOpenSource(s: Source): void;
+  onOpenSettings(): void;
+}
+
+export function gateLine(g: GateDecision): string {
+  const label = g.label[0].toUpperCase() + g.label.slice(1);
+  const cmp = g.beta < g.betaThreshold ? '<' : '≥';
+  const action = g.retrieve ? 'checking sources' : 'answering directly';
+  let line = `${label} · confidence ${g.beta.toFixed(2)} ${cmp} ${g.betaThreshold.toFixed(2)} → ${action}`;
+  if (g.rewritten) line += ` · rewritten: “${g.rewritten}”`;
+  return line;
+}
+
+function statusText(t: T, run: Run): string {
+  switch (run.status) {
+    case 'running':
+      return t('statusRunning');
+    case 'done':
+      return t('statusDone');
+    case 'error':
+      return t('statusError');
+    case 'cancelled':
+      return t('statusCancelled');
+    case 'interrupted':
+      return t('statusInterrupted');
+  }
+}
+
+export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
+  const t = useT();
+  const live = run.status === 'running';
+  const doneSteps = run.steps.filter((s) => s.status !== 'pending' && s.status !== 'running').length;
+  return (
+    <article className="run" aria-busy={live} data-run-id={run.id} data-status={run.status}>
+      <header className="run-head">
+        <div className="muted small">
+          {run.mode === 'verify' ? t('modeVerify') : t('modeAsk')} · <span data-testid="run-status">{statusText(t, run)}</span>
+          {run.input.page?.title && run.mode === 'verify' && (
+            <>
+              {' '}
+              · {t('verifyingSelection')} <cite>{run.input.page.title}</cite>
+            </>
+          )}
+        </div>
+        <p className="run-input" data-testid="run-input">
+          {run.input.text}
+        </p>
+      </header>
+
+      {run.gate && (
+        <p className="gate small" data-testid="gate-line">
+          {gateLine(run.gate)}
+          {run.gate.subQuestions && (
+            <ul>
+              {run.gate.subQuestions.map((q) => (
+                <li key={q}>{q}</li>
+              ))}
+            </ul>
+          )}
+        </p>
+      )}
+
+      {live && (
+        <div className="progress row" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span>{run.steps.length ? t('stepOf', { i: Math.min(doneSteps + 1, run.steps.length), n: run.steps.length }) : t('running')}</span>
+          <button type="button" onClick={actions.onCancel} aria-label={t('cancel')}>
+            {t('cancel')}
+          </button>
+        </div>
+      )}
+
+      {run.draftText && !run.steps.length && (
+        <section aria-label={t('draft')}>
+          <h3>{t('draft')}</h3>
+          <pre className="draft">{run.draftText}</pre>
+        </section>
+      )}
+
+      {run.steps.length > 0 && <Steps steps={run.steps} />}
+
+      {run.corrected && (
+        <section aria-label={t('correctedText')}>
+          <h3>{t('correctedText')}</h3>
+          <SafeMarkdown text={run.corrected} sources={run.sources} onCite={actions.onOpenSource} />
+        </section>
+      )}
+
+      {run.answer && (
+        <section aria-label={t('answer')} data-testid="answer">
+          <h3>{t('answer')}</h3>
+          <SafeMarkdown text={run.answer} sources={run.sources} onCite={actions.onOpenSource} />
+        </section>
+      )}
+
+      <SourceList sources={run.sources} onOpen={actions.onOpenSource} />
+
+      {run.error && run.error.code !== 'cancelled' && <ErrorNotice error={run.error} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />}
+
+      {!live && (
+        <div className="row">
+          {(run.status === 'cancelled' || run.status === 'interrupted') && (
+            <button type="button" onClick={() => actions.onRetry()}>
+              {t('retry')}
+            </button>
+          )}
+          {run.status === 'done' && run.gate && !run.gate.retrieve && run.mode === 'ask' && (
+            <button type="button" onClick={() => actions.onRetry(true)}>
+              {t('checkAnyway')}
+            </button>
+          )}
+        </div>
+      )}
+    </article>
+  );
+}
+
+function Steps({ steps }: { steps: StepState[] }) {
+  const t = useT();
+  return (
+    <section aria-label={t('trace')}>
+      <h3>{t('trace')}</h3>
+      <ol className="steps">
+        {steps.map((s) => (
+          <li key={s.index} className={`step step-${s.status}`} data-step={s.index}>
+            <div>{s.revised ?? s.revising ?? s.draft}</div>
+            {s.queries.map((q) => (
+              <div key={q.round} className="small muted">
+                🔎 {q.query} · {q.passages.length}
+              </div>
+            ))}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { browser } from 'wxt/browser';
+import { request, RequestFailed } from '@/lib/browser/messaging';
+import { loadSettings, saveSettings } from '@/lib/browser/settings-store';
+import { pickLanguage, type MessageKey } from '@/lib/i18n/messages';
+import type { ConnectionReport } from '@/lib/messages';
+import { PROVIDER_PRESETS, validateSettings, type ProviderPreset, type Settings, type SettingsProblem } from '@/lib/settings/schema';
+import { ErrorNotice } from '@/components/ErrorNotice';
+import { I18nProvider, useT } from '@/components/i18n';
+
+export function OptionsApp() {
+  const [settings, setSettings] = useState<Settings>();
+  useEffect(() => {
+    void loadSettings().then(setSettings);
+  }, []);
+  if (!settings) return null;
+  const lang = pickLanguage(settings.ui.language, browser.i18n?.getUILanguage?.() ?? navigator.language);
+  return (
+    <I18nProvider lang={lang}>
+      <OptionsForm initial={settings} onLanguage={(language) => setSettings({ ...settings, ui: { language } })} />
+    </I18nProvider>
+  );
+}
+
+const PROBLEM_KEYS: Record<string, MessageKey> = { required: 'fieldRequired', 'url-invalid': 'fieldUrl', 'url-scheme': 'fieldUrl' };
+
+function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l: Settings['ui']['language']): void }) {
+  const t = useT();
+  const [s, setS] = useState<Settings>(initial);
+  const [problems, setProblems] = useState<SettingsProblem[]>([]);
+  const [status, setStatus] = useState<'idle' | 'saved' | 'testing'>('idle');
+  const [report, setReport] = useState<ConnectionReport>();
+  const [models, setModels] = useState<string[]>([]);
+
+  const problemFor = (field: string) => {
+    const p = problems.find((x) => x.field === field);
+    if (!p) return undefined;
+    const key = PROBLEM_KEYS[p.message];
+    return key ? t(key) : t('fieldRange', { range: p.message.replace('range-', '').replace('-', '–') });
+  };
+  const update = (f: (d: Settings) => Settings) => {
+    setS((cur) => f(cur));
+    setStatus('idle');
+  };
+  const setLlm = (patch: Partial<Settings['llm']>) => update((d) => ({ ...d, llm: { ...d.llm, ...patch } }));
+  const setPipeline = (patch: Partial<Settings['pipeline']>) => update((d) => ({ ...d, pipeline: { ...d.pipeline, ...patch } }));
+
+  const choosePreset = (preset: ProviderPreset) => {
+    const known = preset !== 'custom' && preset !== 'builtin' ? PROVIDER_PRESETS[preset] : undefined;
+    setLlm({ preset, baseURL: known ? known.baseURL : s.llm.baseURL });
+    setReport(undefined);
+  };
+
+  const save = async (): Promise<boolean> => {
+    const found = validateSettings(s);
+    setProblems(found);
+    if (found.length) return false;
+    await saveSettings(s);
+    setStatus('saved');
+    onLanguage(s.ui.language);
+    return true;
+  };
+
+  const test = async () => {
+    const found = validateSettings(s).filter((p) => p.field.startsWith('llm.'));
+    setProblems(found);
+    if (found.length) return;
+    setStatus('testing');
+    setReport(undefined);
+    try {
+      const r = await request('llm/test', { llm: s.llm });
+      setReport(r);
+      if (r.models.length) setModels(r.models);
+    } catch (err) {
+      setReport({ ok: false, models: [], error: err instanceof RequestFailed ? err.error : { code: 'unknown', message: String(err) } });
+    }
+    setStatus('idle');
+  };
+
+  return (
+    <form
+      className="options"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h1>{t('optionsTitle')}</h1>
+      <fieldset>
+        <legend>Model</legend>
+        <Field label={t('provider')} id="preset">
+          <select id="preset" value={s.llm.preset} onChange={(e) => choosePreset(e.target.value as ProviderPreset)}>
+            {Object.entries(PROVIDER_PRESETS).map(([k, p]) => (
+              <option key={k} value={k}>
+                {p.label}
+              </option>
+            ))}
+            <option value="custom">Custom (OpenAI-compatible)</option>
+          </select>
+        </Field>
+        <Field label={t('baseUrl')} id="baseURL" error={problemFor('llm.baseURL')}>
+          <input id="baseURL" type="url" value={s.llm.baseURL} placeholder="https://api.openai.com/v1" onChange={(e) => setLlm({ baseURL: e.target.value })} />
+        </Field>
+        <Field label={t('apiKey')} id="apiKey">
+          <input id="apiKey" type="password" autoComplete="off" value={s.llm.apiKey} onChange={(e) => setLlm({ apiKey: e.target.value })} />
+        </Field>
+        <Field label={t('model')} id="model" error={problemFor('llm.model')}>
+          <input id="model" list="model-list" value={s.llm.model} placeholder="gpt-4o-mini" onChange={(e) => setLlm({ model: e.target.value })} />
+          <datalist id="model-list">
+            {models.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
+        </Field>
+        <Field label={t('embeddingModel')} id="embeddingModel">
+          <input id="embeddingModel" list="model-list" value={s.llm.embeddingModel} onChange={(e) => setLlm({ embeddingModel: e.target.value })} />
+        </Field>
+        <div className="row">
+          <button type="button" onClick={() => void test()} disabled={status === 'testing'}>
+            {status === 'testing' ? t('testing') : t('testConnection')}
+          </button>
+        </div>
+        {report?.ok && (
+          <p className="notice notice-ok" role="status" data-testid="test-ok">
+            {t('testOk', { model: s.llm.model, ms: report.latencyMs ?? 0 })} {report.models.length ? t('testOkModels', { n: report.models.length }) : ''}
+          </p>
+        )}
+        {report && !report.ok && report.error && <ErrorNotice error={report.error} />}
+      </fieldset>
+
+      <fieldset>
+        <legend>Method</legend>
+        <Field label="β′ — retrieve when the model's confidence is below" id="beta" error={problemFor('pipeline.betaThreshold')}>
+          <input id="beta" type="number" min={0} max={1} step={0.05} value={s.pipeline.betaThreshold} onChange={(e) => setPipeline({ betaThreshold: Number(e.target.value) })} />
+        </Field>
+        <Field label="Maximum draft steps" id="maxSteps" error={problemFor('pipeline.maxSteps')}>
+          <input id="maxSteps" type="number" min={1} max={12} value={s.pipeline.maxSteps} onChange={(e) => setPipeline({ maxSteps: Number(e.target.value) })} />
+        </Field>
+        <Field label="Maximum retrieval rounds per step" id="maxRounds" error={problemFor('pipeline.maxRounds')}>
+          <input id="maxRounds" type="number" min={1} max={5} value={s.pipeline.maxRounds} onChange={(e) => setPipeline({ maxRounds: Number(e.target.value) })} />
+        </Field>
+        <Field label="Passages per step" id="passagesPerStep" error={problemFor('pipeline.passagesPerStep')}>
+          <input id="passagesPerStep" type="number" min={1} max={12} value={s.pipeline.passagesPerStep} onChange={(e) => setPipeline({ passagesPerStep: Number(e.target.value) })} />
+        </Field>
+      </fieldset>
+
+      <fieldset>
+        <legend>{t('language')}</legend>
+        <Field label={t('language')} id="language">
+          <select id="language" value={s.ui.language} onChange={(e) => update((d) => ({ ...d, ui: { language: e.target.value as Settings['ui']['language'] } }))}>
+            <option value="auto">{t('languageAuto')}</option>
+            <option value="en">English</option>
+            <option value="zh-CN">简体中文</option>
+          </select>
+        </Field>
+      </fieldset>
+
+      <div className="row sticky-actions">
+        <button type="submit" className="primary">
+          {t('save')}
+        </button>
+        {status === 'saved' && (
+          <span role="status" data-testid="saved">
+            {t('saved')}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function Field({ label, id, error, children }: { label: string; id: string; error?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { browser } from 'wxt/browser';
+
+/** A URL that scrolls to `quote` with a text fragment (#:~:text=), trimmed to a few words at each
+ * end so small differences in whitespace inside the passage still match. */
+export function textFragmentUrl(url: string, quote?: string): string {
+  if (!quote?.trim()) return url;
+  const words = quote.trim().split(/\s+/);
+  const enc = (s: string) => encodeURIComponent(s).replace(/-/g, '%2D');
+  const fragment = words.length <= 8 ? enc(words.join(' ')) : `${enc(words.slice(0, 4).join(' '))},${enc(words.slice(-4).join(' '))}`;
+  const base = url.split('#')[0];
+  return `${base}#:~:text=${fragment}`;
+}
+
+/** Only http(s) sources are ever opened. */
+export function isWebUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Focus the open tab that holds a source (highlighting the passage), or open it in a new tab
+ * scrolled to the passage. */
+export async function openSource({ url, tabId, quote }: { url: string; tabId?: number; quote?: string }): Promise<boolean> {
+  if (!isWebUrl(url)) return false;
+  if (tabId !== undefined) {
+    try {
+      const tab = await browser.tabs.get(tabId);
+      if (tab.url && tab.url.split('#')[0] === url.split('#')[0]) {
+        await browser.tabs.update(tabId, { active: true });
+        if (tab.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true });
+        if (quote) {
+          await browser.scripting
+            .executeScript({ target: { tabId }, func: highlightInPage, args: [quote] })
+            .catch(() => undefined);
+        }
+        return true;
+      }
+    } catch {
+      /* the tab is gone: open the URL instead */
+    }
+  }
+  await browser.tabs.create({ url: textFragmentUrl(url, quote) });
+  return true;
+}
+
+/** Runs in the page: find the quote and select + scroll to it (the browser's own find highlight). */
+function highlightInPage(quote: string): boolean {
+  const find = (window as unknown as { find?: (s: string, caseSensitive?: boolean, backwards?: boolean, wrap?: boolean) => boolean }).find;
+  const probe = quote.trim().split(/\s+/).slice(0, 12).join(' ');
+  window.getSelection()?.removeAllRanges();
+  const found = find ? find.call(window, probe, false, false, true) : false;
+  if (found) {
+    const sel = window.getSelection();
+    const el = sel && sel.rangeCount ? sel.getRangeAt(0).startContainer.parentElement : null;
+    el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }
+  return found;
+}

@@ -1,0 +1,17 @@
+import { browser } from 'wxt/browser';
+
+/** Open Ratify's panel for a tab. Must be called synchronously inside the user gesture (menu
+ * click, command, action click): Chrome rejects sidePanel.open after an await. */
+export function openPanel(tabId: number | undefined, windowId?: number): Promise<void> {
+  if (browser.sidePanel && tabId !== undefined) {
+    return browser.sidePanel.open({ tabId }).catch(() => (windowId !== undefined ? browser.sidePanel.open({ windowId }) : undefined));
+  }
+  // Firefox: the panel is a sidebar.
+  const sidebar = (browser as unknown as { sidebarAction?: { open(): Promise<void> } }).sidebarAction;
+  return sidebar ? sidebar.open().catch(() => undefined) : Promise.resolve();
+}
+
+/** Clicking the toolbar button opens the panel (Chrome). */
+export function openPanelOnActionClick(): void {
+  void browser.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+}

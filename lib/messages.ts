@@ -1,0 +1,34 @@
+/** The typed protocol between extension pages (side panel, options) and the worker.
+ * Requests go over runtime.sendMessage; live run updates over a Port named `run:<id>`. */
+import type { LlmSettings } from './settings/schema';
+import type { Run, RunError, RunInput, RunMode } from './pipeline/types';
+
+export interface ConnectionReport {
+  ok: boolean;
+  /** Models the endpoint lists (may be empty for servers without /models). */
+  models: string[];
+  /** Whether the configured model is among them (undefined when the list is empty). */
+  modelFound?: boolean;
+  /** Milliseconds for the test chat call. */
+  latencyMs?: number;
+  error?: RunError;
+}
+
+export interface RequestMap {
+  'run/start': { req: { mode: RunMode; input: RunInput }; res: Run };
+  'run/cancel': { req: { id: string }; res: boolean };
+  'run/retry': { req: { id: string; forceRetrieval?: boolean }; res: Run };
+  'llm/test': { req: { llm: LlmSettings }; res: ConnectionReport };
+  'llm/models': { req: { llm: LlmSettings }; res: string[] };
+  'source/open': { req: { url: string; tabId?: number; quote?: string }; res: boolean };
+}
+
+export type RequestType = keyof RequestMap;
+export type Request = { [K in RequestType]: { type: K } & RequestMap[K]['req'] }[RequestType];
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: RunError };
+
+export const RUN_PORT_PREFIX = 'run:';
+
+export function isRequest(x: unknown): x is Request {
+  return typeof x === 'object' && x !== null && typeof (x as { type?: unknown }).type === 'string' && (x as { type: string }).type.includes('/');
+}

@@ -1,0 +1,48 @@
+import { testConnection } from '../llm/test-connection';
+import { listModels } from '../llm/client';
+import { LlmError, classifyLlmError } from '../llm/errors';
+import type { Reply, Request, RequestMap } from '../messages';
+import type { Run } from '../pipeline/types';
+import type { RunManager } from './run-manager';
+
+export interface HandlerDeps {
+  manager: RunManager;
+  getRun(id: string): Promise<Run | undefined>;
+  /** Tell the side panel which run to show. */
+  setActiveRun(id: string): Promise<void>;
+  openSource(req: RequestMap['source/open']['req']): Promise<boolean>;
+}
+
+type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promise<RequestMap[K]['res']> };
+
+/** The worker's request handlers, free of browser APIs (those come in through deps). */
+export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Reply<unknown>> {
+  const handlers: Handlers = {
+    'run/start': async ({ mode, input }) => {
+      const run = await deps.manager.start(mode, input);
+      await deps.setActiveRun(run.id);
+      return run;
+    },
+    'run/cancel': async ({ id }) => deps.manager.cancel(id),
+    'run/retry': async ({ id, forceRetrieval }) => {
+      const old = await deps.getRun(id);
+      if (!old) throw new LlmError({ code: 'unknown', message: 'That run no longer exists.' });
+      const run = await deps.manager.retry(old, forceRetrieval ? { forceRetrieval } : {});
+      await deps.setActiveRun(run.id);
+      return run;
+    },
+    'llm/test': ({ llm }) => testConnection(llm),
+    'llm/models': ({ llm }) => listModels(llm),
+    'source/open': (req) => deps.openSource(req),
+  };
+  return async (req) => {
+    try {
+      const { type, ...rest } = req;
+      // The union is keyed by `type`; TypeScript cannot correlate handler and payload here.
+      const value = await (handlers[type] as (r: typeof rest) => Promise<unknown>)(rest);
+      return { ok: true, value };
+    } catch (err) {
+      return { ok: false, error: err instanceof LlmError ? err.info : classifyLlmError(err, '') };
+    }
+  };
+}

@@ -1,0 +1,49 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { Run, RunMode, RunStatus } from '../pipeline/types';
+
+export interface RunSummary {
+  id: string;
+  createdAt: number;
+  mode: RunMode;
+  status: RunStatus;
+  text: string;
+  /** Lower-cased text searched by the history box: question, page title, start of the answer. */
+  haystack: string;
+  pageTitle?: string;
+  sourceCount: number;
+}
+
+/** Readable text of a page (open tab or fetched search result), cached by URL and content hash. */
+export interface CachedPage {
+  url: string;
+  /** Hash of the content the text was extracted from; a changed page gets a new hash. */
+  hash: string;
+  title: string;
+  text: string;
+  /** Headings with their character offsets into `text`, for passage heading paths. */
+  headings: { level: number; text: string; offset: number }[];
+  lang?: string;
+  storedAt: number;
+}
+
+/** The one storage module: runs (with their trace and sources) and the page cache. */
+export class RatifyDb extends Dexie {
+  runs!: EntityTable<Run, 'id'>;
+  /** A small row per run so the history list never loads whole traces. */
+  runIndex!: EntityTable<RunSummary, 'id'>;
+  pages!: EntityTable<CachedPage, 'url'>;
+
+  constructor(name = 'ratify') {
+    super(name);
+    this.version(1).stores({
+      runs: 'id, createdAt, status',
+      runIndex: 'id, createdAt',
+      pages: 'url, storedAt',
+    });
+  }
+}
+
+let shared: RatifyDb | undefined;
+export function db(): RatifyDb {
+  return (shared ??= new RatifyDb());
+}

@@ -1,0 +1,46 @@
+import { expect, test } from './fixtures.ts';
+
+test('a question streams its answer into the panel and is kept in the history', async ({ harness, configureForHarness, openPanel }) => {
+  const answer = 'The Eiffel Tower was completed in 1889 for the Exposition Universelle in Paris, and it stood as the tallest structure in the world for four decades.';
+  harness.llm.setResponder((req) => (req.stage ? { json: {} } : { content: answer }));
+  // Slow enough that the panel must show the answer while it is still arriving.
+  harness.llm.setLatency({ firstTokenMs: 50, tokensPerSec: 40 });
+  await configureForHarness();
+
+  const panel = await openPanel();
+  const box = panel.getByRole('textbox', { name: 'Question' });
+  await box.fill('When was the Eiffel Tower completed?');
+  await box.press('Enter');
+
+  const shown = panel.getByTestId('answer');
+  await expect(shown).toContainText('The Eiffel Tower');
+  const partial = (await shown.innerText()).length;
+  await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 20_000 });
+  await expect(shown).toContainText('tallest structure in the world for four decades.');
+  // Streaming: the first glimpse was shorter than the finished answer.
+  expect(partial).toBeLessThan((await shown.innerText()).length);
+  // The question went to the configured model with the configured key.
+  const chat = harness.llm.chatRequests().at(-1);
+  expect(chat?.headers.authorization).toBe(`Bearer ${harness.apiKey}`);
+
+  await panel.reload();
+  await panel.getByRole('tab', { name: 'History' }).click();
+  const item = panel.getByRole('button', { name: /When was the Eiffel Tower completed\?/ });
+  await expect(item).toBeVisible();
+  await panel.reload();
+  await panel.getByRole('tab', { name: 'History' }).click();
+  await item.click();
+  await expect(panel.getByTestId('answer')).toContainText('tallest structure in the world');
+  await expect(panel.getByTestId('run-input')).toHaveText('When was the Eiffel Tower completed?');
+});
+
+test('Shift+Enter makes a new line instead of sending', async ({ configureForHarness, openPanel }) => {
+  await configureForHarness();
+  const panel = await openPanel();
+  const box = panel.getByRole('textbox', { name: 'Question' });
+  await box.fill('first line');
+  await box.press('Shift+Enter');
+  await box.pressSequentially('second line');
+  await expect(box).toHaveValue('first line\nsecond line');
+  await expect(panel.getByTestId('run-input')).toHaveCount(0);
+});

@@ -1,0 +1,78 @@
+import { createServer } from 'node:net';
+import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+
+async function ask(panel: Page, question: string) {
+  const box = panel.getByRole('textbox', { name: 'Question' });
+  await box.fill(question);
+  await box.press('Enter');
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((ok) => srv.close(ok));
+  return port;
+}
+
+test('with nothing configured the panel leads to the settings', async ({ context, openPanel }) => {
+  const panel = await openPanel();
+  const onboarding = panel.getByTestId('onboarding');
+  await expect(onboarding).toContainText('Welcome to Ratify');
+  const optionsOpened = context.waitForEvent('page');
+  await onboarding.getByRole('button', { name: 'Choose a model in Settings' }).click();
+  const options = await optionsOpened;
+  await expect(options).toHaveURL(/options\.html/);
+  await expect(options.getByLabel('Base URL')).toBeVisible();
+
+  // Asking anyway keeps the question and says what is missing.
+  await ask(panel, 'Who wrote Middlemarch?');
+  await expect(panel.getByRole('alert')).toContainText('No model configured');
+  await expect(panel.getByTestId('run-input')).toHaveText('Who wrote Middlemarch?');
+});
+
+test('a wrong API key is explained as such', async ({ configureForHarness, openPanel }) => {
+  await configureForHarness({ llm: { apiKey: 'sk-wrong' } });
+  const panel = await openPanel();
+  await ask(panel, 'What is the capital of France?');
+  const alert = panel.getByRole('alert');
+  await expect(alert).toContainText('The API key was rejected');
+  await expect(alert).toContainText('Check the API key in Settings');
+  await expect(alert.getByRole('button', { name: 'Open settings' })).toBeVisible();
+});
+
+test('an unreachable server is explained as such', async ({ configureForHarness, openPanel }) => {
+  const port = await closedPort();
+  await configureForHarness({ llm: { baseURL: `http://127.0.0.1:${port}/v1` } });
+  const panel = await openPanel();
+  await ask(panel, 'What is the capital of France?');
+  const alert = panel.getByRole('alert');
+  await expect(alert).toContainText('Could not reach the model server', { timeout: 20_000 });
+  await expect(alert).toContainText('base URL');
+});
+
+test("Ollama's 403 for extension origins explains OLLAMA_ORIGINS", async ({ harness, configureForHarness, openPanel }) => {
+  harness.llm.setRejectExtensionOrigins(true);
+  await configureForHarness({ llm: { preset: 'ollama', apiKey: '' } });
+  harness.llm.setApiKey(undefined);
+  const panel = await openPanel();
+  await ask(panel, 'What is the capital of France?');
+  const alert = panel.getByRole('alert');
+  await expect(alert).toContainText('Ollama refused the extension');
+  await expect(alert).toContainText('OLLAMA_ORIGINS');
+});
+
+test('a rate limit says so and how long to wait', async ({ harness, configureForHarness, openPanel }) => {
+  harness.llm.setResponder(() => ({ fault: { kind: 'status', status: 429, retryAfter: 1, message: 'Rate limit reached for requests' } }));
+  await configureForHarness();
+  const panel = await openPanel();
+  await ask(panel, 'What is the capital of France?');
+  const alert = panel.getByRole('alert');
+  await expect(alert).toContainText('Rate limited', { timeout: 20_000 });
+  await expect(alert).toContainText('wait 1 s');
+  // The client retried (honouring retry-after) before giving up.
+  expect(harness.llm.chatRequests().length).toBeGreaterThan(1);
+  await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+});

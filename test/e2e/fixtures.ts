@@ -1,0 +1,93 @@
+import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startHarness, type Harness } from '../harness/index.ts';
+import type { SettingsPatch } from '../../lib/settings/schema.ts';
+
+export const EXTENSION_DIR = path.resolve('.output/chrome-mv3');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Fixtures {
+  context: BrowserContext;
+  worker: Worker;
+  extensionId: string;
+  /** Write settings the way the options page does (storage.local `settings`). */
+  configure(patch: SettingsPatch): Promise<void>;
+  /** Settings pointing at the fake LLM with its key, and search at the fake providers. */
+  configureForHarness(patch?: SettingsPatch): Promise<void>;
+  /** The side panel's page, opened in a normal tab (same origin, same IndexedDB). */
+  openPanel(): Promise<Page>;
+}
+
+export interface WorkerFixtures {
+  harness: Harness;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  harness: [
+    async ({}, use) => {
+      const h = await startHarness();
+      await use(h);
+      await h.close();
+    },
+    { scope: 'worker' },
+  ],
+  context: async ({ harness }, use) => {
+    harness.llm.reset();
+    harness.search.reset?.();
+    const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-'));
+    const context = await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      locale: 'en-US',
+      args: [
+        '--no-sandbox',
+        `--disable-extensions-except=${EXTENSION_DIR}`,
+        `--load-extension=${EXTENSION_DIR}`,
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-gpu',
+        '--disable-quic',
+      ],
+    });
+    await use(context);
+    await context.close();
+    await rm(dir, { recursive: true, force: true });
+  },
+  worker: async ({ context }, use) => {
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    await use(worker);
+  },
+  extensionId: async ({ worker }, use) => {
+    await use(new URL(worker.url()).host);
+  },
+  configure: async ({ worker }, use) => {
+    await use(async (patch) => {
+      await worker.evaluate((settings) => chrome.storage.local.set({ settings }), patch as Record<string, unknown>);
+    });
+  },
+  configureForHarness: async ({ configure, harness }, use) => {
+    await use(async (patch = {}) => {
+      await configure(merge(harness.settingsPatch(), patch));
+    });
+  },
+  openPanel: async ({ context, extensionId }, use) => {
+    await use(async () => {
+      const page = await context.newPage();
+      await page.goto(`chrome-extension://${extensionId}/sidepanel.html`);
+      return page;
+    });
+  },
+});
+
+function merge<T>(a: T, b: unknown): T {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null || Array.isArray(b)) return (b === undefined ? a : b) as T;
+  const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(b)) out[k] = merge(out[k], v);
+  return out as T;
+}
+
+export const expect = test.expect;

@@ -1,0 +1,67 @@
+import { expect, test } from './fixtures.ts';
+
+test('"Verify with RAT" on a selection creates a run holding the selection and its page', async ({ context, worker, harness, configureForHarness, openPanel }) => {
+  await configureForHarness();
+  const page = await context.newPage();
+  const url = harness.site.url('/articles/marie-curie.html');
+  await page.goto(url);
+  const title = await page.title();
+  // Select the first sentence of the first paragraph, as a user would with the mouse.
+  const selected = await page.evaluate(() => {
+    const p = document.querySelector('article p, main p, p')!;
+    const range = document.createRange();
+    range.selectNodeContents(p);
+    const sel = window.getSelection()!;
+    sel.removeAllRanges();
+    sel.addRange(range);
+    return sel.toString();
+  });
+  expect(selected.length).toBeGreaterThan(20);
+
+  const panel = await openPanel();
+  // The native menu cannot be clicked headless: dispatch the click to the worker's real listener.
+  await worker.evaluate(
+    async ({ pageUrl, selectionText }) => {
+      const [tab] = await chrome.tabs.query({ url: pageUrl });
+      // `dispatch` exists on Chrome's event objects but is not in the typings.
+      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch(
+        { menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false },
+        tab,
+      );
+    },
+    { pageUrl: url, selectionText: selected },
+  );
+
+  await expect(panel.getByTestId('run-input')).toHaveText(selected.trim());
+  await expect(panel.locator('.run')).toContainText(title);
+
+  // The run is stored in IndexedDB with the selection and the page URL.
+  const stored = await panel.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((ok, fail) => {
+      const r = indexedDB.open('ratify');
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    const all = await new Promise<unknown[]>((ok) => {
+      const req = db.transaction('runs').objectStore('runs').getAll();
+      req.onsuccess = () => ok(req.result);
+    });
+    return all as { mode: string; input: { text: string; page?: { url: string; title: string } } }[];
+  });
+  expect(stored).toHaveLength(1);
+  expect(stored[0].mode).toBe('verify');
+  expect(stored[0].input.text).toBe(selected.trim());
+  expect(stored[0].input.page?.url).toBe(url);
+  expect(stored[0].input.page?.title).toBe(title);
+});
+
+test('the context-menu item exists for selections', async ({ worker }) => {
+  // Creating the same id again fails only if the worker registered it at start-up.
+  const error = await worker.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        chrome.contextMenus.create({ id: 'ratify-verify', title: 'x', contexts: ['selection'] }, () => resolve(chrome.runtime.lastError?.message ?? ''));
+      }),
+  );
+  expect(error).toMatch(/duplicate/i);
+});
