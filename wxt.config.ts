@@ -22,7 +22,8 @@ export default defineConfig({
         suggested_key: { default: 'Alt+Shift+V' },
         description: '__MSG_verifyCommand__',
       },
-      _execute_action: {
+      // Opens the panel (Chrome) / toolbar popup-less action (Firefox MV2 names it differently).
+      [browser === 'firefox' ? '_execute_browser_action' : '_execute_action']: {
         suggested_key: { default: 'Alt+Shift+R' },
       },
     },

@@ -11,7 +11,15 @@ export function openPanel(tabId: number | undefined, windowId?: number): Promise
   return sidebar ? sidebar.open().catch(() => undefined) : Promise.resolve();
 }
 
-/** Clicking the toolbar button opens the panel (Chrome). */
+type FirefoxSidebar = { toggle(): Promise<void> };
+type FirefoxAction = { onClicked: { addListener(cb: () => void): void } };
+
+/** Clicking the toolbar button opens the panel (Chrome's side panel, Firefox's sidebar). */
 export function openPanelOnActionClick(): void {
-  void browser.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+  if (browser.sidePanel) {
+    void browser.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+    return;
+  }
+  const ff = browser as unknown as { sidebarAction?: FirefoxSidebar; browserAction?: FirefoxAction };
+  ff.browserAction?.onClicked.addListener(() => void ff.sidebarAction?.toggle());
 }
