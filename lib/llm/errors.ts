@@ -2,7 +2,9 @@ import OpenAI from 'openai';
 import type { RunError } from '../pipeline/types';
 
 /** Map anything the SDK (or fetch) throws to a RunError with a code the UI can explain. */
-export function classifyLlmError(err: unknown, baseURL: string, stage?: string): RunError {
+/** `preset` lets a 403 from a server the user set up as Ollama be explained as Ollama's origin check. */
+export function classifyLlmError(err: unknown, baseURL: string, stage?: string, preset?: string): RunError {
+  if (err instanceof LlmError) return err.info;
   if (err && typeof err === 'object' && 'code' in err && typeof (err as RunError).code === 'string' && 'message' in err && isRunErrorCode((err as RunError).code)) {
     return err as RunError;
   }
@@ -20,7 +22,7 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string):
     const detail = apiMessage(err);
     if (status === 401) return { code: 'auth', status, message: `The server rejected the API key (401). ${detail}`.trim(), stage };
     if (status === 403) {
-      if (looksLikeOllama(baseURL)) {
+      if (preset === 'ollama' || looksLikeOllama(baseURL)) {
         return { code: 'ollama-origin', status, message: 'Ollama refused the request from the extension (403): it only accepts origins listed in OLLAMA_ORIGINS.', stage };
       }
       return { code: 'forbidden', status, message: `The server refused the request (403). ${detail}`.trim(), stage };

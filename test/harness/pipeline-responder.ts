@@ -1,0 +1,243 @@
+/**
+ * A scripted "model" for Ratify's pipeline: answers every pipeline stage (gate, answer, draft,
+ * revise, claims, check, compose — the response_format.json_schema.name of each call, see
+ * lib/pipeline/schemas.ts) from a small scenario, reading the prompt the way a real model would:
+ * it finds the current step, the evidence blocks and their ids (`<<<DATA id="P2" …>>>`) in the
+ * prompt text, and cites the passage whose text contains a phrase you name.
+ *
+ *   import { startFakeLlm } from './fake-llm.ts';
+ *   import { pipelineResponder } from './pipeline-responder.ts';
+ *
+ *   const llm = await startFakeLlm({ responder: pipelineResponder({
+ *     gate: { label: 'clear', confidence: 0.2 },          // 0.2 < β′ 0.5: retrieve
+ *     steps: ['Marie Curie was born in 1867.', 'She won the Nobel Prize in Physics in 1903.'],
+ *     facts: [
+ *       { step: 0, phrase: 'born 7 November 1867' },       // cite it, keep the step
+ *       { step: 1, phrase: 'Nobel Prize in Physics', revised: 'She shared the 1903 Nobel Prize in Physics.' },
+ *     ],
+ *     finalAnswer: 'Marie Curie (born 1867) shared the 1903 Nobel Prize in Physics.',
+ *   }) });
+ *
+ * Verify mode: `claims: [{ claim, sentence, phrase, verdict, corrected }]`. Anything not scripted
+ * gets a plausible default (see PipelineScenario). A stage that has no scenario keeps working, so
+ * one scenario drives a whole run. Works with the json_schema response format and with the
+ * prompt-only fallback (the stage name is then read from the system message).
+ */
+import type { LlmRequest, Reply, Responder } from './fake-llm.ts';
+
+export type Verdict = 'supported' | 'corrected' | 'refuted' | 'unverifiable';
+
+export interface Fact {
+  /** 0-based step within its chain (default: any step whose evidence contains the phrase). */
+  step?: number;
+  /** Cite the passage whose text contains this (case-insensitive); quoted as it appears. */
+  phrase: string;
+  /** The step as revised (default: the draft, unchanged). */
+  revised?: string;
+}
+
+export interface ScenarioClaim {
+  claim: string;
+  /** The sentence of the selection it comes from (default: the claim). */
+  sentence?: string;
+  /** Evidence phrase to cite. */
+  phrase?: string;
+  /** Default: 'supported' when the phrase is found, else 'unverifiable'. */
+  verdict?: Verdict;
+  corrected?: string;
+  explanation?: string;
+}
+
+export interface PipelineScenario {
+  /** Ask-mode gate. Default { label: 'clear', confidence: 0.2 }. */
+  gate?: {
+    label?: 'clear' | 'incomplete' | 'ambiguous';
+    /** The rewrite (incomplete). */
+    question?: string;
+    subQuestions?: (string | { question: string; confidence?: number; dependsOnPrevious?: boolean })[];
+    confidence?: number;
+  };
+  /** Direct answer (gate chose not to retrieve). Default "Direct answer to: <question>". */
+  answer?: string | ((question: string) => string);
+  /** Draft steps (default: one step restating the question). A function gets the (sub-)question. */
+  steps?: string[] | ((question: string) => string[]);
+  facts?: Fact[];
+  /** Rounds until a step's evidence is judged sufficient: one number, or per step (default 1).
+   * Before that, the step asks again with `retryQuery` (default: the fact's phrase). */
+  roundsNeeded?: number | number[];
+  retryQuery?: (step: number, round: number) => string;
+  /** The query for the next step, from the revised current step and the next draft (default:
+   * both joined). Lets a test see which text the query was built from. */
+  nextQuery?: (revisedCurrent: string, nextDraft: string) => string;
+  /** The answer written with the last step (evidence markers are appended). Default: the revised
+   * steps joined. */
+  finalAnswer?: string;
+  /** Verify mode: the claims (default: one claim per sentence of the selection). */
+  claims?: ScenarioClaim[];
+  /** Verify mode: the corrected passage (default: the selection with corrected sentences swapped). */
+  correctedPassage?: string;
+  /** Stages answered with broken JSON: every time, or for the first n calls of that stage. */
+  malformed?: Partial<Record<string, number | 'always'>>;
+  /** Extra citations with made-up ids or quotes, to exercise citation checks. */
+  bogusCitations?: { id: string; quote: string }[];
+}
+
+export interface DataBlock {
+  attrs: Record<string, string>;
+  text: string;
+}
+
+/** The DATA blocks of a prompt, in order, as a model would read them. */
+export function dataBlocks(text: string): DataBlock[] {
+  const out: DataBlock[] = [];
+  for (const m of text.matchAll(/<<<DATA ([^\n]*?)>>>\n([\s\S]*?)\n<<<END DATA>>>/g)) {
+    const attrs: Record<string, string> = {};
+    for (const a of m[1].matchAll(/(\w+)="([^"]*)"/g)) attrs[a[1]] = a[2];
+    out.push({ attrs, text: m[2] });
+  }
+  return out;
+}
+
+function line(text: string, label: string): string | undefined {
+  const m = new RegExp(`^${label}: (.*)$`, 'm').exec(text);
+  return m?.[1].trim();
+}
+
+/** The stage of a request: the schema name, or (prompt-only fallback) the name in the system text. */
+export function stageOf(req: Pick<LlmRequest, 'stage' | 'system'>): string | undefined {
+  return req.stage ?? /for the schema "([\w-]+)"/.exec(req.system)?.[1];
+}
+
+function find(blocks: DataBlock[], phrase: string): { id: string; quote: string } | undefined {
+  const p = phrase.toLowerCase();
+  for (const b of blocks) {
+    const at = b.text.toLowerCase().indexOf(p);
+    if (at >= 0 && b.attrs.id) return { id: b.attrs.id, quote: b.text.slice(at, at + phrase.length) };
+  }
+  return undefined;
+}
+
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?。！？])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+const BROKEN = '{"revised": "this reply is cut';
+
+export function pipelineResponder(sc: PipelineScenario = {}): Responder {
+  const seen: Record<string, number> = {};
+  return (req: LlmRequest): Reply => {
+    const stage = stageOf(req) ?? '';
+    seen[stage] = (seen[stage] ?? 0) + 1;
+    const bad = sc.malformed?.[stage];
+    if (bad === 'always' || (typeof bad === 'number' && seen[stage] <= bad)) return { content: BROKEN };
+    const user = req.lastUser;
+    const question = line(user, 'Question') ?? '';
+    const blocks = dataBlocks(user);
+    switch (stage) {
+      case 'gate':
+        return { json: gate(sc, question) };
+      case 'answer':
+        return { json: { answer: typeof sc.answer === 'function' ? sc.answer(question) : (sc.answer ?? `Direct answer to: ${question}`) } };
+      case 'draft': {
+        const steps = typeof sc.steps === 'function' ? sc.steps(question) : (sc.steps ?? [`Think about: ${question}`]);
+        return { json: { steps, query: steps[0] } };
+      }
+      case 'revise':
+        return { json: revise(sc, req.system, user, blocks) };
+      case 'claims': {
+        const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
+        const claims = sc.claims ?? sentences(selection).map((s) => ({ claim: s, sentence: s }));
+        return { json: { label: 'clear', claims: claims.map((c) => ({ claim: c.claim, sentence: c.sentence ?? c.claim })), confidence: 0.5, query: claims[0]?.claim ?? selection } };
+      }
+      case 'check':
+        return { json: check(sc, req.system, user, blocks) };
+      case 'compose': {
+        const ids = blocks.filter((b) => b.attrs.id).map((b) => b.attrs.id);
+        const findings = user.split('Findings:\n')[1]?.split('\n\nEvidence')[0] ?? user.split('Checks:\n')[1]?.split('\n\nEvidence')[0] ?? '';
+        const body = findings.replace(/^## .*$/gm, '').replace(/\(evidence: [^)]*\)/g, '').replace(/\s+/g, ' ').trim();
+        return { json: { answer: `${sc.finalAnswer ?? body}${ids.length ? ` [${ids.join(', ')}]` : ''}` } };
+      }
+      default:
+        return { content: `Echo: ${user}` };
+    }
+  };
+}
+
+function gate(sc: PipelineScenario, question: string) {
+  const g = sc.gate ?? {};
+  const label = g.label ?? 'clear';
+  return {
+    label,
+    question: g.question ?? (label === 'ambiguous' ? '' : question),
+    subQuestions: (g.subQuestions ?? []).map((s) => (typeof s === 'string' ? { question: s, confidence: 0.2, dependsOnPrevious: false } : { question: s.question, confidence: s.confidence ?? 0.2, dependsOnPrevious: s.dependsOnPrevious ?? false })),
+    confidence: g.confidence ?? 0.2,
+  };
+}
+
+function roundsNeeded(sc: PipelineScenario, step: number): number {
+  const r = sc.roundsNeeded ?? 1;
+  return typeof r === 'number' ? r : (r[step] ?? 1);
+}
+
+function revise(sc: PipelineScenario, system: string, user: string, blocks: DataBlock[]) {
+  const pos = /^Current step: (\d+) of (\d+)(?: \(search round (\d+)\))?/m.exec(user);
+  const step = pos ? Number(pos[1]) - 1 : 0;
+  const round = pos?.[3] ? Number(pos[3]) : 1;
+  const draft = line(user, 'Draft of the current step') ?? '';
+  const nextDraft = line(user, 'Draft of the next step') ?? '';
+  const evidence = blocks.filter((b) => b.attrs.id && b.attrs.origin);
+  const facts = (sc.facts ?? []).filter((f) => f.step === undefined || f.step === step);
+  const hits = facts.map((f) => ({ f, c: find(evidence, f.phrase) })).filter((h) => h.c);
+  const fact = hits[0]?.f ?? facts[0];
+  const finalRound = !/"sufficient": true when/.test(system);
+  const sufficient = round >= roundsNeeded(sc, step) && (hits.length > 0 || !facts.length);
+  const revised = hits.length ? (fact?.revised ?? draft) : draft;
+  const citations = [...hits.map((h) => h.c as { id: string; quote: string }), ...(sc.bogusCitations ?? [])];
+  const forNext = sufficient || finalRound;
+  const nextQuery = forNext ? (nextDraft ? (sc.nextQuery ? sc.nextQuery(revised, nextDraft) : `${revised} ${nextDraft}`) : '') : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
+  const out: Record<string, unknown> = { revised, citations, sufficient, nextQuery };
+  if (/This is the last step\./.test(system)) {
+    const before = [...user.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1]);
+    const earlierIds = blocks.filter((b) => b.attrs.id && !b.attrs.origin).map((b) => b.attrs.id);
+    const ids = [...new Set([...hits.map((h) => h.c?.id as string), ...earlierIds])];
+    const body = sc.finalAnswer ?? [...before, revised].join(' ');
+    out.answer = forNext ? `${body}${ids.length ? ` [${ids.join(', ')}]` : ''}` : '';
+  }
+  return out;
+}
+
+function check(sc: PipelineScenario, system: string, user: string, blocks: DataBlock[]) {
+  const pos = /^Current claim: (\d+) of (\d+)(?: \(search round (\d+)\))?/m.exec(user);
+  const i = pos ? Number(pos[1]) - 1 : 0;
+  const round = pos?.[3] ? Number(pos[3]) : 1;
+  const claimText = line(user, 'Claim') ?? '';
+  const nextClaim = line(user, 'Next claim') ?? '';
+  const c = sc.claims?.find((x) => x.claim === claimText) ?? sc.claims?.[i];
+  const evidence = blocks.filter((b) => b.attrs.id);
+  const hit = c?.phrase ? find(evidence, c.phrase) : undefined;
+  const verdict: Verdict = c?.verdict ?? (hit ? 'supported' : 'unverifiable');
+  const finalRound = !/"sufficient": true when/.test(system);
+  const sufficient = round >= roundsNeeded(sc, i) && (!!hit || !c?.phrase);
+  const corrected = c?.corrected ?? claimText;
+  const out: Record<string, unknown> = {
+    verdict,
+    corrected,
+    explanation: c?.explanation ?? `${verdict} by the evidence`,
+    citations: [...(hit ? [hit] : []), ...(sc.bogusCitations ?? [])],
+    sufficient,
+    nextQuery: sufficient || finalRound ? nextClaim : (c?.phrase ?? claimText),
+  };
+  if (/This is the last claim\./.test(system)) {
+    const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
+    let passage = sc.correctedPassage;
+    if (passage === undefined) {
+      passage = selection;
+      for (const x of sc.claims ?? []) if ((x.verdict === 'corrected' || x.verdict === 'refuted') && x.corrected) passage = passage.replace(x.sentence ?? x.claim, x.corrected);
+    }
+    out.correctedPassage = sufficient || finalRound ? `${passage}${hit ? ` [${hit.id}]` : ''}` : '';
+  }
+  return out;
+}

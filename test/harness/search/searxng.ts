@@ -1,0 +1,60 @@
+/** SearXNG's /search JSON API (format=json), as a self-hosted instance answers it. */
+import type { SearchDoc } from '../fixture-corpus.ts';
+import { escapeHtml, lexicalSearch, snippet } from '../text.ts';
+
+const PAGE_SIZE = 10;
+
+/** Python's urllib.parse.urlparse tuple, which SearXNG puts in `parsed_url`. */
+function parsedUrl(u: string): string[] {
+  const url = new URL(u);
+  return [url.protocol.replace(':', ''), url.host, url.pathname, '', url.search.replace(/^\?/, ''), url.hash.replace(/^#/, '')];
+}
+
+const plain = (html: string): string => html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+function matches(docs: SearchDoc[], p: URLSearchParams): SearchDoc[] {
+  const lang = p.get('language');
+  const pool = lang && lang !== 'all' && lang !== 'auto' ? docs.filter((d) => (d.lang ?? 'en').startsWith(lang.split('-')[0])) : docs;
+  return lexicalSearch(pool, p.get('q') ?? '').map((h) => h.doc);
+}
+
+export function searxngJson(docs: SearchDoc[], p: URLSearchParams): Record<string, unknown> {
+  const q = p.get('q') ?? '';
+  const page = Math.max(1, Number(p.get('pageno') ?? 1) || 1);
+  const all = matches(docs, p);
+  const results = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((doc, i) => ({
+    url: doc.url,
+    title: doc.title,
+    content: plain(snippet(doc.text, q, '', '', 200)),
+    publishedDate: null,
+    thumbnail: '',
+    engine: 'wikipedia',
+    template: 'default.html',
+    parsed_url: parsedUrl(doc.url),
+    img_src: '',
+    priority: '',
+    engines: ['wikipedia', 'duckduckgo'],
+    positions: [i + 1, i + 2],
+    score: Math.round((2 / (i + 1)) * 1e6) / 1e6 + 1,
+    category: 'general',
+  }));
+  return {
+    query: q,
+    number_of_results: all.length,
+    results,
+    answers: [],
+    corrections: [],
+    infoboxes: [],
+    suggestions: [],
+    unresponsive_engines: [],
+  };
+}
+
+/** What an instance shows without format=json: its HTML results page. */
+export function searxngHtml(docs: SearchDoc[], p: URLSearchParams): string {
+  const items = matches(docs, p)
+    .slice(0, PAGE_SIZE)
+    .map((d) => `<article class="result"><h3><a href="${escapeHtml(d.url)}">${escapeHtml(d.title)}</a></h3></article>`)
+    .join('\n');
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(p.get('q') ?? '')} - SearXNG</title></head><body><main id="results">${items}</main></body></html>`;
+}
