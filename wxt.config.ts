@@ -14,7 +14,8 @@ export default defineConfig({
       'tabs',
       'scripting',
       'unlimitedStorage',
-      ...(browser === 'firefox' ? [] : ['sidePanel', 'offscreen']),
+      // favicon: Chrome's local _favicon cache, so passage icons cause no remote request.
+      ...(browser === 'firefox' ? [] : ['sidePanel', 'offscreen', 'favicon']),
     ],
     host_permissions: ['<all_urls>'],
     commands: {

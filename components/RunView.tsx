@@ -1,8 +1,10 @@
-import type { GateDecision, Run, Source, StepState } from '@/lib/pipeline/types';
+import type { GateDecision, Run, Source } from '@/lib/pipeline/types';
 import { ErrorNotice } from './ErrorNotice';
 import { useT, type T } from './i18n';
 import { SafeMarkdown } from './Markdown';
 import { SourceList } from './SourceList';
+import { ExportButtons } from './ExportButtons';
+import { Trace, VerdictBadge } from './Trace';
 
 export interface RunActions {
   onCancel(): void;
@@ -86,7 +88,9 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
         </section>
       )}
 
-      {run.steps.length > 0 && <Steps steps={run.steps} />}
+      {run.claims && run.claims.length > 0 && <Claims run={run} onOpenSource={actions.onOpenSource} />}
+
+      {run.steps.length > 0 && <Trace run={run} />}
 
       {run.corrected && (
         <section aria-label={t('correctedText')}>
@@ -106,6 +110,8 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
 
       {run.error && run.error.code !== 'cancelled' && <ErrorNotice error={run.error} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />}
 
+      {!live && (run.answer || run.corrected) && <ExportButtons run={run} />}
+
       {!live && (
         <div className="row">
           {(run.status === 'cancelled' || run.status === 'interrupted') && (
@@ -124,23 +130,28 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
   );
 }
 
-function Steps({ steps }: { steps: StepState[] }) {
+function Claims({ run, onOpenSource }: { run: Run; onOpenSource: (s: Source) => void }) {
   const t = useT();
   return (
-    <section aria-label={t('trace')}>
-      <h3>{t('trace')}</h3>
-      <ol className="steps">
-        {steps.map((s) => (
-          <li key={s.index} className={`step step-${s.status}`} data-step={s.index}>
-            <div>{s.revised ?? s.revising ?? s.draft}</div>
-            {s.queries.map((q) => (
-              <div key={q.round} className="small muted">
-                🔎 {q.query} · {q.passages.length}
-              </div>
-            ))}
+    <section aria-label={t('claims')}>
+      <h3>{t('claims')}</h3>
+      <ul className="claims">
+        {run.claims!.map((c, i) => (
+          <li key={i} data-claim-verdict={c.verdict}>
+            <VerdictBadge verdict={c.verdict} /> <span>{c.claim}</span>
+            {c.corrected && c.verdict !== 'supported' && <p className="correction">→ {c.corrected}</p>}
+            {c.explanation && <p className="small muted">{c.explanation}</p>}
+            {c.sources.map((n) => {
+              const s = run.sources.find((x) => x.n === n);
+              return s ? (
+                <button key={n} type="button" className="cite" aria-label={`Source ${n}: ${s.title}`} onClick={() => onOpenSource(s)}>
+                  {n}
+                </button>
+              ) : null;
+            })}
           </li>
         ))}
-      </ol>
+      </ul>
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { createHandlers } from '@/lib/runs/handlers';
 import { executeDirect } from '@/lib/runs/execute';
 import { RunManager } from '@/lib/runs/run-manager';
 import { runStore } from '@/lib/store/runs';
+import { db } from '@/lib/store/db';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -25,6 +26,10 @@ export default defineBackground(() => {
     getRun: (id) => store.get(id),
     setActiveRun: (id) => activeRunItem.setValue(id),
     openSource,
+    deleteAllData: async () => {
+      await store.clear();
+      await db().pages.clear();
+    },
   });
 
   openPanelOnActionClick();
@@ -69,8 +74,11 @@ export default defineBackground(() => {
     if (command === 'verify-selection') verifyFromTab(tab, '');
   });
 
-  // Runs the previous worker left unfinished are resumed or marked interrupted.
+  // Runs the previous worker left unfinished are resumed or marked interrupted; old runs expire.
   void manager.recover();
+  void loadSettings().then(async (s) => {
+    if (s.privacy.retentionDays > 0) await store.deleteOlderThan(Date.now() - s.privacy.retentionDays * 86_400_000);
+  });
 });
 
 /** Chrome stops an idle worker after 30 s even while a fetch streams; an extension API call

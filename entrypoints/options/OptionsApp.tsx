@@ -44,6 +44,11 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
   };
   const setLlm = (patch: Partial<Settings['llm']>) => update((d) => ({ ...d, llm: { ...d.llm, ...patch } }));
   const setPipeline = (patch: Partial<Settings['pipeline']>) => update((d) => ({ ...d, pipeline: { ...d.pipeline, ...patch } }));
+  const setSearch = <K extends 'wikipedia' | 'searxng' | 'brave' | 'tavily'>(k: K, patch: Partial<Settings['search'][K]>) =>
+    update((d) => ({ ...d, search: { ...d.search, [k]: { ...d.search[k], ...patch } } }));
+  const setPrivacy = (patch: Partial<Settings['privacy']>) => update((d) => ({ ...d, privacy: { ...d.privacy, ...patch } }));
+  const [domains, setDomains] = useState(initial.privacy.excludedDomains.join('\n'));
+  const [dataStatus, setDataStatus] = useState('');
 
   const choosePreset = (preset: ProviderPreset) => {
     const known = preset !== 'custom' && preset !== 'builtin' ? PROVIDER_PRESETS[preset] : undefined;
@@ -88,7 +93,7 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
     >
       <h1>{t('optionsTitle')}</h1>
       <fieldset>
-        <legend>Model</legend>
+        <legend>{t('modelSection')}</legend>
         <Field label={t('provider')} id="preset">
           <select id="preset" value={s.llm.preset} onChange={(e) => choosePreset(e.target.value as ProviderPreset)}>
             {Object.entries(PROVIDER_PRESETS).map(([k, p]) => (
@@ -96,7 +101,7 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
                 {p.label}
               </option>
             ))}
-            <option value="custom">Custom (OpenAI-compatible)</option>
+            <option value="custom">{t('customProvider')}</option>
           </select>
         </Field>
         <Field label={t('baseUrl')} id="baseURL" error={problemFor('llm.baseURL')}>
@@ -130,19 +135,90 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
       </fieldset>
 
       <fieldset>
-        <legend>Method</legend>
-        <Field label="β′ — retrieve when the model's confidence is below" id="beta" error={problemFor('pipeline.betaThreshold')}>
+        <legend>{t('methodSection')}</legend>
+        <Field label={t('betaLabel')} id="beta" error={problemFor('pipeline.betaThreshold')}>
           <input id="beta" type="number" min={0} max={1} step={0.05} value={s.pipeline.betaThreshold} onChange={(e) => setPipeline({ betaThreshold: Number(e.target.value) })} />
         </Field>
-        <Field label="Maximum draft steps" id="maxSteps" error={problemFor('pipeline.maxSteps')}>
+        <Field label={t('maxStepsLabel')} id="maxSteps" error={problemFor('pipeline.maxSteps')}>
           <input id="maxSteps" type="number" min={1} max={12} value={s.pipeline.maxSteps} onChange={(e) => setPipeline({ maxSteps: Number(e.target.value) })} />
         </Field>
-        <Field label="Maximum retrieval rounds per step" id="maxRounds" error={problemFor('pipeline.maxRounds')}>
+        <Field label={t('maxRoundsLabel')} id="maxRounds" error={problemFor('pipeline.maxRounds')}>
           <input id="maxRounds" type="number" min={1} max={5} value={s.pipeline.maxRounds} onChange={(e) => setPipeline({ maxRounds: Number(e.target.value) })} />
         </Field>
-        <Field label="Passages per step" id="passagesPerStep" error={problemFor('pipeline.passagesPerStep')}>
+        <Field label={t('passagesLabel')} id="passagesPerStep" error={problemFor('pipeline.passagesPerStep')}>
           <input id="passagesPerStep" type="number" min={1} max={12} value={s.pipeline.passagesPerStep} onChange={(e) => setPipeline({ passagesPerStep: Number(e.target.value) })} />
         </Field>
+      </fieldset>
+
+      <fieldset>
+        <legend>{t('webSearch')}</legend>
+        <Toggle id="wikipedia" label="Wikipedia" checked={s.search.wikipedia.enabled} onChange={(v) => setSearch('wikipedia', { enabled: v })} />
+        <Field label={`Wikipedia — ${t('baseUrl')}`} id="wikipediaURL">
+          <input id="wikipediaURL" value={s.search.wikipedia.baseURL} onChange={(e) => setSearch('wikipedia', { baseURL: e.target.value })} />
+        </Field>
+        <Toggle id="searxng" label="SearXNG" checked={s.search.searxng.enabled} onChange={(v) => setSearch('searxng', { enabled: v })} />
+        {s.search.searxng.enabled && (
+          <Field label={`SearXNG — ${t('baseUrl')}`} id="searxngURL" error={problemFor('search.searxng.baseURL')}>
+            <input id="searxngURL" type="url" placeholder="https://searx.example.org" value={s.search.searxng.baseURL} onChange={(e) => setSearch('searxng', { baseURL: e.target.value })} />
+          </Field>
+        )}
+        <Toggle id="brave" label="Brave Search API" checked={s.search.brave.enabled} onChange={(v) => setSearch('brave', { enabled: v })} />
+        {s.search.brave.enabled && (
+          <Field label={`Brave — ${t('apiKey')}`} id="braveKey" error={problemFor('search.brave.apiKey')}>
+            <input id="braveKey" type="password" autoComplete="off" value={s.search.brave.apiKey} onChange={(e) => setSearch('brave', { apiKey: e.target.value })} />
+          </Field>
+        )}
+        <Toggle id="tavily" label="Tavily" checked={s.search.tavily.enabled} onChange={(v) => setSearch('tavily', { enabled: v })} />
+        {s.search.tavily.enabled && (
+          <Field label={`Tavily — ${t('apiKey')}`} id="tavilyKey" error={problemFor('search.tavily.apiKey')}>
+            <input id="tavilyKey" type="password" autoComplete="off" value={s.search.tavily.apiKey} onChange={(e) => setSearch('tavily', { apiKey: e.target.value })} />
+          </Field>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t('privacy')}</legend>
+        <Field label={t('tabScope')} id="tabScope">
+          <select id="tabScope" value={s.privacy.tabScope} onChange={(e) => setPrivacy({ tabScope: e.target.value as Settings['privacy']['tabScope'] })}>
+            <option value="window">{t('tabScopeWindow')}</option>
+            <option value="all">{t('tabScopeAll')}</option>
+          </select>
+        </Field>
+        <Field label={t('excludedDomains')} id="excluded">
+          <textarea
+            id="excluded"
+            rows={5}
+            value={domains}
+            onChange={(e) => {
+              setDomains(e.target.value);
+              setPrivacy({ excludedDomains: e.target.value.split(/[\s,]+/).map((d) => d.trim().toLowerCase()).filter(Boolean) });
+            }}
+          />
+        </Field>
+        <Toggle id="incognito" label={t('allowIncognito')} checked={s.privacy.allowIncognito} onChange={(v) => setPrivacy({ allowIncognito: v })} />
+        <Field label={t('retention')} id="retention">
+          <select id="retention" value={s.privacy.retentionDays} onChange={(e) => setPrivacy({ retentionDays: Number(e.target.value) })}>
+            <option value={0}>{t('retentionForever')}</option>
+            {[7, 30, 90, 365].map((d) => (
+              <option key={d} value={d}>
+                {t('retentionDays', { n: d })}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="row">
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              if (!confirm(t('confirmDeleteAll'))) return;
+              void request('data/delete-all', {}).then(() => setDataStatus(t('deletedAll')));
+            }}
+          >
+            {t('deleteAllData')}
+          </button>
+          <span role="status">{dataStatus}</span>
+        </div>
       </fieldset>
 
       <fieldset>
@@ -167,6 +243,15 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
         )}
       </div>
     </form>
+  );
+}
+
+function Toggle({ id, label, checked, onChange }: { id: string; label: string; checked: boolean; onChange(v: boolean): void }) {
+  return (
+    <label className="checkbox" htmlFor={id}>
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
   );
 }
 

@@ -11,6 +11,7 @@ export interface HandlerDeps {
   /** Tell the side panel which run to show. */
   setActiveRun(id: string): Promise<void>;
   openSource(req: RequestMap['source/open']['req']): Promise<boolean>;
+  deleteAllData(): Promise<void>;
 }
 
 type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promise<RequestMap[K]['res']> };
@@ -34,6 +35,10 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
     'llm/test': ({ llm }) => testConnection(llm),
     'llm/models': ({ llm }) => listModels(llm),
     'source/open': (req) => deps.openSource(req),
+    'data/delete-all': async () => {
+      await deps.deleteAllData();
+      return true;
+    },
   };
   return async (req) => {
     try {

@@ -1,0 +1,109 @@
+import type { Passage } from '@/lib/retrieval/types';
+import type { Run, StepState, Verdict } from '@/lib/pipeline/types';
+import { useT } from './i18n';
+import { SiteIcon, siteOf } from './SiteIcon';
+import { StepDiff } from './StepDiff';
+
+const VERDICT_ICON: Record<Verdict, string> = { supported: '✓', corrected: '✎', refuted: '✗', unverifiable: '?' };
+
+export function VerdictBadge({ verdict }: { verdict: Verdict }) {
+  const t = useT();
+  return (
+    <span className={`verdict verdict-${verdict}`} data-verdict={verdict}>
+      <span aria-hidden="true">{VERDICT_ICON[verdict]}</span> {t(`verdict_${verdict}`)}
+    </span>
+  );
+}
+
+/** The inner monologue: each step's queries, what was found, and how the step changed. */
+export function Trace({ run }: { run: Run }) {
+  const t = useT();
+  const parts = run.gate?.subQuestions;
+  return (
+    <section aria-label={t('trace')} className="trace">
+      <h3>{t('trace')}</h3>
+      {run.library.length > 0 && <LibrarySummary run={run} />}
+      <ol className="steps">
+        {run.steps.map((s) => (
+          <li key={s.index} data-step={s.index} className={`step step-${s.status}`}>
+            {parts && s.part !== undefined && (s.index === 0 || run.steps[s.index - 1]?.part !== s.part) && <p className="small muted part">{parts[s.part]}</p>}
+            <Step step={s} total={run.steps.length} />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function LibrarySummary({ run }: { run: Run }) {
+  const t = useT();
+  const read = run.library.filter((s) => s.status === 'read' || s.status === 'cached');
+  const skipped = run.library.filter((s) => s.status === 'skipped' || s.status === 'failed');
+  return (
+    <details className="library small" data-testid="library">
+      <summary>{t('librarySummary', { read: read.length, skipped: skipped.length })}</summary>
+      <ul>
+        {run.library.map((s, i) => (
+          <li key={`${s.url}-${i}`} data-library-status={s.status}>
+            <span className={`lib-status lib-${s.status}`}>{t(`lib_${s.status}`)}</span> {s.title || s.url}
+            <span className="muted"> · {s.origin === 'tab' ? t('originTab') : t('originWeb')}</span>
+            {s.reason && <span className="muted"> — {s.reason}</span>}
+          </li>
+        ))}
+        {run.providerErrors.map((e, i) => (
+          <li key={`err-${i}`} className="lib-failed">
+            {e.provider}: {e.message}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Step({ step, total }: { step: StepState; total: number }) {
+  const t = useT();
+  const after = step.revised ?? step.revising;
+  return (
+    <div>
+      <div className="row small muted">
+        <span>{t('stepOf', { i: step.index + 1, n: total })}</span>
+        <span>· {t(`step_${step.status}`)}</span>
+        {step.verdict && <VerdictBadge verdict={step.verdict} />}
+      </div>
+      {after !== undefined && step.status !== 'running' ? <StepDiff before={step.draft} after={after} /> : <p className="step-text">{after ?? step.draft}</p>}
+      {step.note && <p className="small muted">{step.note}</p>}
+      {step.queries.map((q) => (
+        <details key={q.round} className="query" open={step.status === 'running'}>
+          <summary className="small">
+            <span aria-hidden="true">🔎</span> {q.query}
+            <span className="muted">
+              {' '}
+              · {t('passagesFound', { n: q.passages.length })}
+              {q.sufficient === false ? ` · ${t('notEnough')}` : ''}
+            </span>
+          </summary>
+          <ul className="passages">
+            {q.passages.map((p) => (
+              <PassageItem key={p.id} passage={p} cited={step.citations.includes(p.id)} />
+            ))}
+          </ul>
+        </details>
+      ))}
+    </div>
+  );
+}
+
+function PassageItem({ passage, cited }: { passage: Passage; cited: boolean }) {
+  const t = useT();
+  return (
+    <li className={cited ? 'passage cited' : 'passage'} data-passage={passage.id} data-origin={passage.origin}>
+      <div className="row small">
+        <SiteIcon url={passage.url} />
+        <strong>{passage.title || siteOf(passage.url)}</strong>
+        <span className={`origin origin-${passage.origin}`}>{passage.origin === 'tab' ? t('originTab') : t('originWeb')}</span>
+        {cited && <span className="muted">· {t('cited')}</span>}
+      </div>
+      <p className="snippet small">{passage.text.length > 280 ? passage.text.slice(0, 280) + '…' : passage.text}</p>
+    </li>
+  );
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { newRun } from '../pipeline/run-state';
+import type { Run } from '../pipeline/types';
+import { stripMarkdown, toMarkdown, toPlainText } from './render';
+
+const run: Run = {
+  ...newRun('r1', 'ask', { text: 'When did Marie Curie move to Paris?' }),
+  status: 'done',
+  answer: 'Marie Curie moved to **Paris** in 1891 [1], and won her first Nobel Prize in 1903 [2].',
+  sources: [
+    { n: 1, passageId: 'a', url: 'http://127.0.0.1:8080/articles/marie-curie.html', title: 'Marie Curie', site: '127.0.0.1', origin: 'tab', quote: 'In 1891 she moved to Paris.' },
+    { n: 2, passageId: 'b', url: 'https://en.wikipedia.org/wiki/Nobel_Prize_in_Physics', title: 'Nobel Prize [in] Physics', site: 'en.wikipedia.org', origin: 'web', quote: 'The 1903 prize went to\n Becquerel and the Curies.' },
+  ],
+};
+
+describe('export', () => {
+  it('Markdown keeps the citations and lists numbered sources with URLs and quotes', () => {
+    expect(toMarkdown(run)).toBe(
+      [
+        '**Q:** When did Marie Curie move to Paris?',
+        '',
+        'Marie Curie moved to **Paris** in 1891 [1], and won her first Nobel Prize in 1903 [2].',
+        '',
+        '**Sources**',
+        '',
+        '1. [Marie Curie](http://127.0.0.1:8080/articles/marie-curie.html) — “In 1891 she moved to Paris.”',
+        '2. [Nobel Prize in Physics](https://en.wikipedia.org/wiki/Nobel_Prize_in_Physics) — “The 1903 prize went to Becquerel and the Curies.”',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('plain text has no Markdown syntax and lists the sources', () => {
+    expect(toPlainText(run)).toBe(
+      [
+        'Marie Curie moved to Paris in 1891 [1], and won her first Nobel Prize in 1903 [2].',
+        '',
+        'Sources:',
+        '[1] Marie Curie — http://127.0.0.1:8080/articles/marie-curie.html',
+        '[2] Nobel Prize [in] Physics — https://en.wikipedia.org/wiki/Nobel_Prize_in_Physics',
+        '',
+      ].join('\n'),
+    );
+    expect(stripMarkdown('# Title\n- *one* and __two__\n> quote `code`')).toBe('Title\n• one and two\nquote code');
+  });
+
+  it('verify runs export the corrected text and each claim verdict', () => {
+    const v: Run = {
+      ...newRun('r2', 'verify', { text: 'Curie moved to Paris in 1895.' }),
+      corrected: 'Curie moved to Paris in 1891 [1].',
+      claims: [{ claim: 'Marie Curie moved to Paris in 1895.', sentence: 'Curie moved to Paris in 1895.', verdict: 'corrected', corrected: 'Marie Curie moved to Paris in 1891.', sources: [1] }],
+      sources: [run.sources[0]],
+    };
+    const md = toMarkdown(v);
+    expect(md).toContain('**Checked:** Curie moved to Paris in 1895.');
+    expect(md).toContain('Curie moved to Paris in 1891 [1].');
+    expect(md).toContain('- Corrected: Marie Curie moved to Paris in 1895. → Marie Curie moved to Paris in 1891. [1]');
+  });
+});

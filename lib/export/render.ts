@@ -1,0 +1,60 @@
+import type { Run, Source } from '../pipeline/types';
+
+/** The text a run's export is about: the answer (ask) or the corrected passage (verify). */
+function body(run: Run): string {
+  return (run.mode === 'verify' ? run.corrected ?? run.answer : run.answer ?? run.corrected) ?? '';
+}
+
+const VERDICT_LABEL = { supported: 'Supported', corrected: 'Corrected', refuted: 'Refuted', unverifiable: 'Unverifiable' } as const;
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Markdown: the answer with its [n] markers, then a numbered source list with URLs and quotes. */
+export function toMarkdown(run: Run): string {
+  const parts: string[] = [];
+  parts.push(run.mode === 'verify' ? `**Checked:** ${oneLine(run.input.text)}` : `**Q:** ${oneLine(run.input.text)}`);
+  parts.push(body(run).trim());
+  if (run.claims?.length) {
+    parts.push(
+      run.claims
+        .map((c) => `- ${VERDICT_LABEL[c.verdict]}: ${oneLine(c.claim)}${c.corrected && c.verdict !== 'supported' ? ` → ${oneLine(c.corrected)}` : ''}${c.sources.length ? ` ${c.sources.map((n) => `[${n}]`).join('')}` : ''}`)
+        .join('\n'),
+    );
+  }
+  if (run.sources.length) parts.push('**Sources**\n\n' + run.sources.map(sourceMarkdown).join('\n'));
+  return parts.filter(Boolean).join('\n\n') + '\n';
+}
+
+function sourceMarkdown(s: Source): string {
+  const title = s.title.replace(/[[\]]/g, '');
+  const quote = oneLine(s.quote);
+  return `${s.n}. [${title || s.url}](${s.url})${quote ? ` — “${quote}”` : ''}`;
+}
+
+/** Plain text: no Markdown syntax; citation markers kept as [n] with the sources listed below. */
+export function toPlainText(run: Run): string {
+  const text = stripMarkdown(body(run).trim());
+  const lines = [text];
+  if (run.sources.length) {
+    lines.push('', 'Sources:');
+    for (const s of run.sources) lines.push(`[${s.n}] ${s.title || s.url} — ${s.url}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Remove the Markdown a model typically writes (emphasis, headings, links, code fences). */
+export function stripMarkdown(md: string): string {
+  return md
+    .replace(/```[a-z]*\n?([\s\S]*?)```/gi, '$1')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\((https?:[^)]+)\)/g, '$1 ($2)')
+    .replace(/^#{1,6}\s+/gm, '')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[^*\w])\*(?!\s)([^*\n]+?)\*(?!\w)/g, '$1$2')
+    .replace(/(^|\W)_(?!\s)([^_\n]+?)_(?!\w)/g, '$1$2')
+    .replace(/^>\s?/gm, '')
+    .replace(/^\s*[-*+]\s+/gm, '• ');
+}
