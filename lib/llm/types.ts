@@ -17,6 +17,20 @@ export interface ChatRequest {
   onDelta?: (delta: string) => void;
   maxTokens?: number;
   temperature?: number;
+  /** Per-call time-out in ms (whole call, including the stream); defaults to the client's. */
+  timeoutMs?: number;
+  /** Called once per HTTP attempt with that attempt's token counts (for per-run accounting). */
+  onUsage?: (u: CallUsage) => void;
+}
+
+export interface CallUsage {
+  stage: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** Wall time of the attempt in ms. */
+  ms: number;
+  /** False when the attempt failed (it still cost a call). */
+  ok: boolean;
 }
 
 export interface JsonRequest<T> extends ChatRequest {
@@ -25,6 +39,9 @@ export interface JsonRequest<T> extends ChatRequest {
   schema: JsonSchema;
   /** Checks and narrows the parsed value; throws on a shape mismatch (triggers one repair retry). */
   parse: (value: unknown) => T;
+  /** Called with the best-effort parse of the JSON streamed so far (see ./partial-json.ts), so
+   * readable fields can be shown while the object is still arriving. */
+  onPartial?: (partial: unknown) => void;
 }
 
 export interface StageUsage {

@@ -28,11 +28,19 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
       return { ...r, gate: ev.decision };
     case 'draft-delta':
       return { ...r, draftText: (r.draftText ?? '') + ev.text };
-    case 'draft':
-      return {
-        ...r,
-        steps: ev.steps.map((s, index) => ({ index, part: s.part, draft: s.text, status: 'pending', queries: [], citations: [] })),
-      };
+    case 'draft': {
+      const base = ev.append ? r.steps : [];
+      const added: StepState[] = ev.steps.map((s, i) => ({
+        index: s.index ?? base.length + i,
+        part: s.part,
+        draft: s.text,
+        status: 'pending',
+        queries: [],
+        citations: [],
+        ...(s.sentence !== undefined ? { sentence: s.sentence } : {}),
+      }));
+      return { ...r, steps: [...base, ...added].sort((a, b) => a.index - b.index) };
+    }
     case 'library':
       return { ...r, library: [...r.library, ...ev.sources], providerErrors: [...r.providerErrors, ...(ev.errors ?? [])] };
     case 'step-started':
@@ -40,7 +48,8 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
     case 'query':
       return {
         ...r,
-        steps: updateStep(r, ev.index, (s) => ({ ...s, queries: [...s.queries, { round: ev.round, query: ev.query, passages: [] }] })),
+        // Replaces a round already recorded, so a resumed step can restate its queries.
+        steps: updateStep(r, ev.index, (s) => ({ ...s, queries: [...s.queries.filter((q) => q.round !== ev.round), { round: ev.round, query: ev.query, passages: [] }].sort((x, y) => x.round - y.round) })),
       };
     case 'passages':
       return {
@@ -63,12 +72,18 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
           citations: ev.citations,
           verdict: ev.verdict,
           note: ev.note,
+          quotes: ev.quotes,
         })),
       };
     case 'citation-dropped':
       return { ...r, droppedCitations: r.droppedCitations + 1 };
     case 'answer-delta':
       return { ...r, answer: (r.answer ?? '') + ev.text };
+    case 'part-answer': {
+      const partAnswers = [...(r.partAnswers ?? [])];
+      partAnswers[ev.part] = { markdown: ev.markdown, citations: ev.citations };
+      return { ...r, partAnswers };
+    }
     case 'answer':
       return { ...r, answer: ev.markdown, sources: ev.sources };
     case 'claims':
@@ -77,6 +92,8 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
       return { ...r, usage: ev.usage };
     case 'error':
       return { ...r, error: ev.error };
+    case 'resume':
+      return { ...r, status: 'running', error: undefined };
     case 'done':
       return { ...r, status: ev.status, draftText: r.steps.length ? undefined : r.draftText };
   }

@@ -30,6 +30,8 @@ export interface SubDecision {
   question: string;
   beta: number;
   retrieve: boolean;
+  /** Needs the answer of the sub-question before it (run after it, not in parallel). */
+  dependsOnPrevious?: boolean;
 }
 
 export interface GateDecision {
@@ -70,6 +72,10 @@ export interface StepState {
   queries: StepQuery[];
   /** Passage ids the revision cites (validated). */
   citations: string[];
+  /** Validated quote per cited passage id, when the model gave one. */
+  quotes?: Record<string, string>;
+  /** Verify mode: the sentence of the selection this claim came from. */
+  sentence?: string;
   verdict?: Verdict;
   note?: string;
 }
@@ -128,6 +134,11 @@ export interface RunError {
   stage?: string;
 }
 
+export interface PartAnswer {
+  markdown: string;
+  citations: string[];
+}
+
 export interface Run {
   id: string;
   createdAt: number;
@@ -150,6 +161,9 @@ export interface Run {
   /** Verify mode. */
   claims?: ClaimResult[];
   corrected?: string;
+  /** Answers of the sub-questions of an ambiguous question, by part (plain text; `citations` are
+   * the passage ids each one rests on). The composed answer is `answer`. */
+  partAnswers?: PartAnswer[];
   droppedCitations: number;
   usage?: Usage;
   error?: RunError;
@@ -159,17 +173,23 @@ export interface Run {
 export type RunEvent =
   | { type: 'gate'; decision: GateDecision }
   | { type: 'draft-delta'; text: string }
-  | { type: 'draft'; steps: { text: string; part?: number }[] }
+  /** The draft's steps (verify: the claims). With `append`, the steps are added to those already
+   * there (sub-questions draft in parallel) and carry their own `index`. */
+  | { type: 'draft'; steps: { text: string; part?: number; index?: number; sentence?: string }[]; append?: boolean }
   | { type: 'library'; sources: SourceStatus[]; errors?: ProviderError[] }
   | { type: 'step-started'; index: number }
   | { type: 'query'; index: number; round: number; query: string }
   | { type: 'passages'; index: number; round: number; passages: Passage[]; sufficient?: boolean }
   | { type: 'revision-delta'; index: number; text: string }
-  | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string }
+  | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string> }
   | { type: 'citation-dropped'; index: number; passageId: string; reason: string }
   | { type: 'answer-delta'; text: string }
+  /** The answer of one sub-question (ambiguous questions), before the composed answer. */
+  | { type: 'part-answer'; part: number; markdown: string; citations: string[] }
   | { type: 'answer'; markdown: string; sources: Source[] }
   | { type: 'claims'; claims: ClaimResult[]; corrected: string }
   | { type: 'usage'; usage: Usage }
   | { type: 'error'; error: RunError }
-  | { type: 'done'; status: Exclude<RunStatus, 'running'> };
+  | { type: 'done'; status: Exclude<RunStatus, 'running'> }
+  /** A stopped run (interrupted, error) continues from its checkpoint: status back to running. */
+  | { type: 'resume' };

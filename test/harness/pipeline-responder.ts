@@ -200,9 +200,11 @@ function revise(sc: PipelineScenario, system: string, user: string, blocks: Data
   const nextQuery = forNext ? (nextDraft ? (sc.nextQuery ? sc.nextQuery(revised, nextDraft) : `${revised} ${nextDraft}`) : '') : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
   const out: Record<string, unknown> = { revised, citations, sufficient, nextQuery };
   if (/This is the last step\./.test(system)) {
-    const before = [...user.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1]);
-    const earlierIds = blocks.filter((b) => b.attrs.id && !b.attrs.origin).map((b) => b.attrs.id);
-    const ids = [...new Set([...hits.map((h) => h.c?.id as string), ...earlierIds])];
+    // Earlier revised steps end with the ids of their evidence ("2. She married … [P3]").
+    const beforeLines = [...user.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1]);
+    const before = beforeLines.map((l) => l.replace(/\s*\[[^\]]*\]$/, ''));
+    const earlierIds = beforeLines.flatMap((l) => /\[([^\]]*)\]$/.exec(l)?.[1].split(/,\s*/) ?? []);
+    const ids = [...new Set([...earlierIds, ...hits.map((h) => h.c?.id as string)])];
     const body = sc.finalAnswer ?? [...before, revised].join(' ');
     out.answer = forNext ? `${body}${ids.length ? ` [${ids.join(', ')}]` : ''}` : '';
   }

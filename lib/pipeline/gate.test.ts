@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { decide, shouldRetrieve } from './gate';
+import type { GateOut } from './schemas';
+import { curieLibrary, runOnce, startWorld, type TestWorld } from './testing/fixtures';
+
+const out = (o: Partial<GateOut>): GateOut => ({ label: 'clear', question: 'Q?', subQuestions: [], confidence: 0.5, ...o });
+const input = { text: 'Q?' };
+
+describe('shouldRetrieve (β < β′)', () => {
+  it.each([
+    [0.3, 0.5, true], // below
+    [0.5, 0.5, false], // at: the paper retrieves only when β < β′
+    [0.7, 0.5, false], // above
+    [0, 0, false], // β′ = 0 never retrieves
+    [1, 1, true], // β′ = 1 always retrieves, even at full confidence
+    [0.99, 0, false],
+  ])('β=%s, β′=%s → %s', (beta, t, want) => {
+    expect(shouldRetrieve(beta, t)).toBe(want);
+  });
+  it('forced retrieval wins over confidence and β′ = 0', () => {
+    expect(shouldRetrieve(1, 0, true)).toBe(true);
+  });
+});
+
+describe('decide', () => {
+  it('clear: keeps the question', () => {
+    expect(decide(out({ confidence: 0.9 }), input, { betaThreshold: 0.5 })).toEqual({ label: 'clear', beta: 0.9, betaThreshold: 0.5, retrieve: false });
+  });
+  it('incomplete: stores the rewrite', () => {
+    const d = decide(out({ label: 'incomplete', question: 'When did Marie Curie move to Paris?', confidence: 0.2 }), { text: 'When did she move?' }, { betaThreshold: 0.5 });
+    expect(d).toMatchObject({ label: 'incomplete', rewritten: 'When did Marie Curie move to Paris?', retrieve: true });
+  });
+  it('incomplete without a usable rewrite degrades to clear', () => {
+    expect(decide(out({ label: 'incomplete', question: 'Q?' }), input, { betaThreshold: 0.5 }).label).toBe('clear');
+  });
+  it('ambiguous: 2–4 sub-questions, each with its own β and decision; β is the lowest', () => {
+    const d = decide(
+      out({
+        label: 'ambiguous',
+        subQuestions: [
+          { question: 'A?', confidence: 0.9, dependsOnPrevious: false },
+          { question: 'B?', confidence: 0.2, dependsOnPrevious: true },
+          { question: 'C?', confidence: 0.8, dependsOnPrevious: false },
+          { question: 'D?', confidence: 0.8, dependsOnPrevious: false },
+          { question: 'E?', confidence: 0.8, dependsOnPrevious: false },
+        ],
+      }),
+      input,
+      { betaThreshold: 0.5 },
+    );
+    expect(d.subQuestions).toEqual(['A?', 'B?', 'C?', 'D?']);
+    expect(d.parts?.map((p) => p.retrieve)).toEqual([false, true, false, false]);
+    expect(d.parts?.[1].dependsOnPrevious).toBe(true);
+    expect(d).toMatchObject({ beta: 0.2, retrieve: true });
+  });
+  it('ambiguous with a single part is a rewrite', () => {
+    const d = decide(out({ label: 'ambiguous', subQuestions: [{ question: 'Only one?', confidence: 0.9, dependsOnPrevious: false }] }), input, { betaThreshold: 0.5 });
+    expect(d).toMatchObject({ label: 'incomplete', rewritten: 'Only one?' });
+  });
+});
+
+let world: TestWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('the gate in a run', () => {
+  it('a confident, clear question is answered directly in 2 calls, without retrieval', async () => {
+    world = await startWorld({ gate: { label: 'clear', confidence: 0.9 }, answer: 'Water boils at 100 °C at sea level.' });
+    const lib = curieLibrary();
+    const r = await runOnce(world, { text: 'At what temperature does water boil?' }, lib);
+    expect(r.stages).toEqual(['gate', 'answer']);
+    expect(lib.requests).toHaveLength(0);
+    expect(r.run.gate).toMatchObject({ label: 'clear', beta: 0.9, betaThreshold: 0.5, retrieve: false });
+    expect(r.run.answer).toBe('Water boils at 100 °C at sea level.');
+    expect(r.events.some((e) => e.type === 'answer-delta')).toBe(true);
+  });
+
+  it('β′ = 1 retrieves even for a confident question; forceRetrieval too', async () => {
+    world = await startWorld({ gate: { confidence: 0.95 }, steps: ['Marie Curie was born in 1867.'], facts: [{ phrase: 'born 7 November 1867' }] });
+    const r = await runOnce(world, { text: 'When was Marie Curie born?' }, curieLibrary(), { settings: { betaThreshold: 1 } });
+    expect(r.run.gate?.retrieve).toBe(true);
+    expect(r.stages).toEqual(['gate', 'draft', 'revise']);
+    const f = await runOnce(world, { text: 'When was Marie Curie born?', forceRetrieval: true }, curieLibrary());
+    expect(f.run.gate?.retrieve).toBe(true);
+  });
+
+  it('β′ = 0 never retrieves, even with no confidence at all', async () => {
+    world = await startWorld({ gate: { confidence: 0 } });
+    const lib = curieLibrary();
+    const r = await runOnce(world, { text: 'Who?' }, lib, { settings: { betaThreshold: 0 } });
+    expect(r.stages).toEqual(['gate', 'answer']);
+    expect(lib.requests).toHaveLength(0);
+  });
+
+  it('an incomplete question is rewritten from the page context and the rewrite is what gets drafted', async () => {
+    world = await startWorld({ gate: { label: 'incomplete', question: 'When was Marie Curie born?', confidence: 0.1 }, steps: (q) => [`Looking up: ${q}`] });
+    const r = await runOnce(world, { text: 'When was she born?', page: { url: 'https://en.wikipedia.org/wiki/Marie_Curie', title: 'Marie Curie - Wikipedia', surrounding: 'Marie Curie was a physicist.' } }, curieLibrary());
+    expect(r.run.gate).toMatchObject({ label: 'incomplete', rewritten: 'When was Marie Curie born?' });
+    expect(r.run.steps[0].draft).toBe('Looking up: When was Marie Curie born?');
+    const gateReq = world.server.chatRequests()[0].body as { messages: { content: string }[] };
+    expect(gateReq.messages[1].content).toContain('<<<DATA kind="page" title="Marie Curie - Wikipedia"');
+  });
+
+  it('an ambiguous question: each sub-question gated, independent ones answered in parallel, then composed', async () => {
+    world = await startWorld(
+      {
+        gate: { label: 'ambiguous', subQuestions: [{ question: 'Where was Marie Curie born?', confidence: 0.1 }, { question: 'What is 2 + 2?', confidence: 0.95 }] },
+        steps: (q) => [`Step for ${q}`],
+        facts: [{ phrase: 'born 7 November 1867 in Warsaw' }],
+        answer: (q) => `Direct: ${q}`,
+      },
+      { latency: { firstTokenMs: 60 } },
+    );
+    const r = await runOnce(world, { text: 'Curie birthplace and 2+2?' }, curieLibrary());
+    expect(r.run.status).toBe('done');
+    expect(r.run.gate?.parts?.map((p) => p.retrieve)).toEqual([true, false]);
+    expect([...r.stages].sort()).toEqual(['answer', 'compose', 'draft', 'gate', 'revise']);
+    expect(r.run.partAnswers?.[1]?.markdown).toBe('Direct: What is 2 + 2?');
+    expect(r.run.partAnswers?.[0]?.citations.length).toBe(1);
+    expect(r.run.steps.every((s) => s.part === 0)).toBe(true);
+    expect(r.run.answer).toMatch(/\[1\]$/);
+    expect(r.run.sources).toHaveLength(1);
+    // The direct answer ran while part 0 was drafting: it arrived before the revise call.
+    const reqs = world.server.chatRequests().map((q) => q.stage);
+    expect(reqs.indexOf('answer')).toBeLessThan(reqs.indexOf('revise'));
+  });
+});

@@ -1,0 +1,112 @@
+/** Think-then-Act: decide, before answering, whether the input needs rewriting and whether it
+ * needs retrieval (seeds/think-then-act-paper.txt, Eq. 1 and 2).
+ *
+ * One structured call does both assessments. The paper runs them in sequence: clarity (and the
+ * rewrite or split) first, then the confidence β of the *final* question. Our reply schema keeps
+ * that order (label → rewritten question / sub-questions → β per final question) so β is still
+ * judged on q_final, while the gate costs one short round trip instead of up to three. The
+ * retrieval decision itself is code, not model: β < β′. */
+import type { LlmClient } from '../llm/types';
+import type { PipelineSettings } from '../settings/schema';
+import { claimsMessages, gateMessages } from './prompts';
+import { claimsSchema, gateSchema, parseClaims, parseGate, SCHEMA, type ClaimsOut, type GateOut } from './schemas';
+import type { GateDecision, RunInput, SubDecision } from './types';
+
+/** β′ = 0 never retrieves, β′ = 1 always does; otherwise retrieve iff β < β′ (the paper's rule). */
+export function shouldRetrieve(beta: number, threshold: number, force = false): boolean {
+  if (force) return true;
+  if (threshold <= 0) return false;
+  if (threshold >= 1) return true;
+  return beta < threshold;
+}
+
+const MAX_SUB = 4;
+
+/** Turn the model's assessment into the stored decision, repairing inconsistent replies
+ * (an "incomplete" label without a rewrite, an "ambiguous" one with a single part). */
+export function decide(out: GateOut, input: RunInput, settings: Pick<PipelineSettings, 'betaThreshold'>): GateDecision {
+  const t = settings.betaThreshold;
+  const force = input.forceRetrieval ?? false;
+  const original = input.text.trim();
+  let label = out.label;
+  const subs = out.subQuestions.slice(0, MAX_SUB);
+  let single: string | undefined;
+  if (label === 'ambiguous' && subs.length < 2) {
+    single = subs[0]?.question;
+    // One sub-question is a rewrite; none means the model could not split it.
+    label = subs.length === 1 || (out.question && out.question !== original) ? 'incomplete' : 'clear';
+  }
+  if (label === 'ambiguous') {
+    const parts: SubDecision[] = subs.map((s, i) => ({
+      question: s.question,
+      beta: s.confidence,
+      retrieve: shouldRetrieve(s.confidence, t, force),
+      ...(i > 0 && s.dependsOnPrevious ? { dependsOnPrevious: true } : {}),
+    }));
+    const beta = Math.min(...parts.map((p) => p.beta));
+    return { label, subQuestions: parts.map((p) => p.question), beta, betaThreshold: t, retrieve: parts.some((p) => p.retrieve), parts };
+  }
+  const beta = out.confidence;
+  if (label === 'incomplete') {
+    const rewritten = single || out.question || subs[0]?.question || '';
+    if (rewritten && rewritten !== original) return { label, rewritten, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force) };
+    label = 'clear';
+  }
+  return { label, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force) };
+}
+
+export interface GateCallOptions {
+  signal?: AbortSignal;
+  onUsage?: Parameters<LlmClient['chat']>[0]['onUsage'];
+  /** Verify: the claims stream as readable text while the call runs. */
+  onPartial?: (partial: unknown) => void;
+}
+
+/** Ask mode: one call, then the decision. */
+export async function gateQuestion(llm: LlmClient, input: RunInput, settings: PipelineSettings, o: GateCallOptions = {}): Promise<GateDecision> {
+  const out = await llm.json({
+    stage: 'gate',
+    schemaName: SCHEMA.gate,
+    schema: gateSchema,
+    parse: parseGate,
+    messages: gateMessages(input.text, input.page),
+    temperature: 0,
+    maxTokens: 400,
+    signal: o.signal,
+    onUsage: o.onUsage,
+  });
+  return decide(out, input, settings);
+}
+
+/** Verify mode: the gate's rewrite becomes "make the selection's claims self-contained"; a
+ * verification always retrieves (evidence is the point), so β is recorded but not used. */
+export async function gateSelection(
+  llm: LlmClient,
+  input: RunInput,
+  settings: PipelineSettings,
+  o: GateCallOptions = {},
+): Promise<{ decision: GateDecision; claims: ClaimsOut['claims']; query: string }> {
+  const out = await llm.json({
+    stage: 'claims',
+    schemaName: SCHEMA.claims,
+    schema: claimsSchema,
+    parse: parseClaims,
+    messages: claimsMessages(input.text, input.page, settings.maxSteps),
+    temperature: 0,
+    maxTokens: 300 + 120 * settings.maxSteps,
+    signal: o.signal,
+    onUsage: o.onUsage,
+    onPartial: o.onPartial,
+  });
+  let claims = out.claims.slice(0, Math.max(1, settings.maxSteps));
+  // A selection with no checkable claim is still checked as a whole.
+  if (!claims.length) claims = [{ claim: input.text.trim(), sentence: input.text.trim() }];
+  const decision: GateDecision = {
+    label: out.label,
+    beta: out.confidence,
+    betaThreshold: settings.betaThreshold,
+    retrieve: true,
+    ...(out.label === 'incomplete' ? { rewritten: claims.map((c) => c.claim).join(' ') } : {}),
+  };
+  return { decision, claims, query: out.query };
+}

@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryLibrary } from './testing/memory-library';
+import { curieLibrary, runOnce, startWorld, type TestWorld } from './testing/fixtures';
+
+let world: TestWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const Q = { text: 'Tell me about Marie Curie.' };
+
+describe('RAT causal revision', () => {
+  it('builds the query for step i from the revised steps 1..i-1, not from the draft', async () => {
+    world = await startWorld({
+      steps: ['Marie Curie was born in Krakow in 1870.', 'She married Pierre Curie.', 'She discovered radium.'],
+      facts: [
+        { step: 0, phrase: 'born 7 November 1867 in Warsaw', revised: 'Marie Curie was born in Warsaw on 7 November 1867.' },
+        { step: 1, phrase: 'married Maria Skłodowska in 1895', revised: 'She married Pierre Curie in 1895.' },
+        { step: 2, phrase: 'radium and polonium' },
+      ],
+    });
+    const lib = curieLibrary();
+    const r = await runOnce(world, Q, lib);
+    const queries = lib.requests.map((q) => q.query);
+    expect(queries).toHaveLength(3);
+    expect(queries[0]).toBe('Marie Curie was born in Krakow in 1870.'); // Q1 comes with the draft
+    expect(queries[1]).toContain('born in Warsaw on 7 November 1867'); // from T*1
+    expect(queries[1]).not.toContain('Krakow');
+    expect(queries[2]).toContain('married Pierre Curie in 1895'); // from T*2
+    // Each revision sees the earlier revised steps as fixed context and writes only its own step.
+    const third = world.server.chatRequests().filter((q) => q.stage === 'revise')[2].body as { messages: { content: string }[] };
+    expect(third.messages[1].content).toMatch(/Revised steps so far \(fixed\):\n1\. Marie Curie was born in Warsaw on 7 November 1867\. \[P\d\]\n2\. She married Pierre Curie in 1895\. \[P\d\]\n/);
+    expect(third.messages[1].content).not.toContain('Krakow');
+    expect(r.run.steps.map((s) => s.revised)).toEqual(['Marie Curie was born in Warsaw on 7 November 1867.', 'She married Pierre Curie in 1895.', 'She discovered radium.']);
+    // Events: the query of step i+1 is recorded before step i is done (so a checkpoint holds it).
+    const order = r.events.filter((e) => (e.type === 'query' && e.round === 1) || e.type === 'step-done').map((e) => `${e.type}:${'index' in e ? e.index : ''}`);
+    expect(order).toEqual(['query:0', 'query:1', 'step-done:0', 'query:2', 'step-done:1', 'step-done:2']);
+  });
+
+  it('streams readable text: draft from the first call, revisions, and the answer', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in 1867.'], facts: [{ phrase: 'born 7 November 1867' }], finalAnswer: 'Marie Curie was born in 1867.' });
+    const r = await runOnce(world, Q, curieLibrary());
+    const draft = r.events.filter((e) => e.type === 'draft-delta').map((e) => (e as { text: string }).text).join('');
+    expect(draft).toBe('1. Marie Curie was born in 1867.');
+    expect(r.events.findIndex((e) => e.type === 'draft-delta')).toBeLessThan(r.events.findIndex((e) => e.type === 'draft'));
+    const answer = r.events.filter((e) => e.type === 'answer-delta').map((e) => (e as { text: string }).text).join('');
+    expect(answer).toBe('Marie Curie was born in 1867. [1]'); // markers already numbered while streaming
+    expect(r.run.answer).toBe(answer);
+  });
+});
+
+describe('progress tracker: further rounds per step', () => {
+  const docs = [
+    { url: 'https://x.org/alpha', title: 'Alpha', text: 'Alpha is one.' },
+    { url: 'https://x.org/beta', title: 'Beta', text: 'Beta is two.' },
+    { url: 'https://x.org/gamma', title: 'Gamma', text: 'Gamma is three.' },
+  ];
+  const lib = () => createMemoryLibrary(docs);
+
+  it('searches again with a new query while the evidence is insufficient, and stops once it suffices', async () => {
+    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Gamma is three' }] });
+    const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
+    const s = r.run.steps[0];
+    expect(s.queries.map((q) => [q.query, q.sufficient])).toEqual([['Alpha matters.', false], ['Gamma is three', true]]);
+    expect(s.citations).toHaveLength(1);
+    expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
+  });
+
+  it('stops at the maximum number of rounds', async () => {
+    const qs = ['Beta', 'Gamma', 'never used'];
+    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: (_s, round) => qs[round - 1] });
+    const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
+    expect(r.run.steps[0].queries.map((q) => q.query)).toEqual(['Alpha matters.', 'Beta', 'Gamma']);
+    expect(r.stages.filter((s) => s === 'revise')).toHaveLength(3);
+    const one = await runOnce(world, Q, lib(), { settings: { maxRounds: 1 } });
+    expect(one.run.steps[0].queries).toHaveLength(1);
+  });
+
+  it('stops when the next query repeats an earlier one', async () => {
+    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: () => 'alpha  MATTERS' });
+    const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
+    expect(r.run.steps[0].queries).toHaveLength(1);
+    expect(r.run.steps[0].note).toMatch(/repeated/);
+    expect(r.stages.filter((s) => s === 'revise')).toHaveLength(1);
+  });
+
+  it('stops when a further round finds nothing new (without another model call)', async () => {
+    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: () => 'alpha one' });
+    const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
+    expect(r.run.steps[0].queries.map((q) => q.passages.length)).toEqual([1, 0]);
+    expect(r.run.steps[0].note).toMatch(/nothing new/);
+    expect(r.stages.filter((s) => s === 'revise')).toHaveLength(1);
+  });
+
+  it('the Refiner keeps the top k passages over all rounds of a step', async () => {
+    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Gamma is three' }] });
+    const r = await runOnce(world, Q, lib(), { settings: { passagesPerStep: 1 } });
+    expect(r.run.steps[0].queries.map((q) => q.passages.map((p) => p.title))).toEqual([['Alpha'], ['Gamma']]);
+  });
+});
+
+describe('model output that cannot be used', () => {
+  it('a malformed revision leaves that step unrevised (status malformed) and the run goes on', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in 1867.', 'She won a Nobel Prize.'], facts: [{ phrase: 'Nobel Prize' }], malformed: { revise: 2 } });
+    const r = await runOnce(world, Q, curieLibrary());
+    expect(r.run.status).toBe('done');
+    expect(r.run.steps.map((s) => s.status)).toEqual(['malformed', 'unchanged']);
+    expect(r.run.steps[0].revised).toBe('Marie Curie was born in 1867.');
+    expect(r.run.steps[1].queries[0].query).toBeTruthy(); // a query made without the model
+    expect(r.run.answer).toBeTruthy();
+  });
+
+  it('a reply with no JSON at all is handled the same way', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in 1867.'] });
+    world.server.setResponder(((base) => (req) => (req.stage === 'revise' ? { content: 'I cannot do that.' } : base(req)))(
+      (await import('../../test/harness/pipeline-responder.ts')).pipelineResponder({ steps: ['Marie Curie was born in 1867.'] }),
+    ));
+    const r = await runOnce(world, Q, curieLibrary());
+    expect(r.run.status).toBe('done');
+    expect(r.run.steps[0].status).toBe('malformed');
+    expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise', 'compose']);
+  });
+
+  it('an unreadable gate or draft degrades instead of failing the run', async () => {
+    world = await startWorld({ malformed: { gate: 'always', draft: 'always' } });
+    const r = await runOnce(world, { text: 'Where was Marie Curie born?' }, curieLibrary());
+    expect(r.run.status).toBe('done');
+    expect(r.run.gate).toMatchObject({ label: 'clear', beta: 0, retrieve: true });
+    expect(r.run.steps.map((s) => s.draft)).toEqual(['Where was Marie Curie born?']);
+  });
+
+  it('made-up citation ids and quotes are dropped and counted', async () => {
+    world = await startWorld({
+      steps: ['Marie Curie was born in 1867.'],
+      facts: [{ phrase: 'born 7 November 1867' }],
+      bogusCitations: [{ id: 'P99', quote: '' }, { id: 'P1', quote: 'born on Mars' }],
+    });
+    const r = await runOnce(world, Q, curieLibrary());
+    expect(r.run.droppedCitations).toBe(2);
+    expect(r.events.filter((e) => e.type === 'citation-dropped').map((e) => (e as { reason: string }).reason)).toEqual(['unknown-id', 'quote-not-found']);
+    expect(r.run.steps[0].citations).toHaveLength(1);
+  });
+
+  it('no evidence: the step stays as drafted, and a failing library is reported, not fatal', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in 1867.', 'She won a Nobel Prize.'] });
+    const lib = curieLibrary([], { fail: 'search provider down' });
+    const r = await runOnce(world, Q, lib);
+    expect(r.run.status).toBe('done');
+    expect(r.run.steps.map((s) => [s.status, s.note])).toEqual([
+      ['unchanged', 'No evidence was found for this step.'],
+      ['unchanged', 'No evidence was found for this step.'],
+    ]);
+    expect(r.run.providerErrors[0]).toMatchObject({ provider: 'library', message: 'search provider down' });
+    expect(r.stages).toEqual(['gate', 'draft', 'compose']);
+  });
+});

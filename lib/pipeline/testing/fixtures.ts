@@ -1,0 +1,74 @@
+/** Test fixtures for the pipeline: the fake LLM server with the scripted pipeline responder, the
+ * real LLM client pointed at it, an in-memory library, and a runner that collects events. */
+import { createLlmClient, type LlmClientOptions } from '../../llm/client';
+import type { LlmClient } from '../../llm/types';
+import type { Library } from '../../retrieval/types';
+import { DEFAULT_SETTINGS, type LlmSettings, type PipelineSettings } from '../../settings/schema';
+import { startFakeLlm, type FakeLlm, type Latency } from '../../../test/harness/fake-llm.ts';
+import { pipelineResponder, type PipelineScenario } from '../../../test/harness/pipeline-responder.ts';
+import { executeRun } from '../run';
+import { newRun } from '../run-state';
+import type { Run, RunEvent, RunInput, RunMode } from '../types';
+import { createMemoryLibrary, type MemoryDoc, type MemoryLibrary } from './memory-library';
+
+export function llmSettings(baseURL: string, timeoutMs = 10_000): LlmSettings {
+  return { preset: 'custom', baseURL, apiKey: 'test-key', model: 'fake-llm', embeddingModel: '', timeoutMs };
+}
+
+export function pipelineSettings(p: Partial<PipelineSettings> = {}): PipelineSettings {
+  return { ...DEFAULT_SETTINGS.pipeline, ...p };
+}
+
+export interface TestWorld {
+  server: FakeLlm;
+  llm: LlmClient;
+  close(): Promise<void>;
+}
+
+export async function startWorld(scenario: PipelineScenario, o: { latency?: Latency; client?: LlmClientOptions; timeoutMs?: number } = {}): Promise<TestWorld> {
+  const server = await startFakeLlm({ responder: pipelineResponder(scenario), latency: o.latency });
+  const llm = createLlmClient(llmSettings(server.baseURL, o.timeoutMs), { backoffMs: 20, ...o.client });
+  return { server, llm, close: () => server.close() };
+}
+
+export interface RunResult {
+  run: Run;
+  events: RunEvent[];
+  /** Calls the server saw, in arrival order, with their stage. */
+  stages: string[];
+  ms: number;
+}
+
+export async function runOnce(
+  world: TestWorld,
+  input: RunInput,
+  library: Library,
+  o: { mode?: RunMode; settings?: Partial<PipelineSettings>; signal?: AbortSignal; from?: Run; onEvent?: (ev: RunEvent) => void } = {},
+): Promise<RunResult> {
+  const events: RunEvent[] = [];
+  const before = world.server.chatRequests().length;
+  const t0 = Date.now();
+  const run = await executeRun({
+    run: o.from ?? newRun('r1', o.mode ?? 'ask', input, 0),
+    llm: world.llm,
+    library,
+    settings: pipelineSettings(o.settings),
+    signal: o.signal,
+    emit: (ev) => {
+      events.push(ev);
+      o.onEvent?.(ev);
+    },
+  });
+  return { run, events, stages: world.server.chatRequests().slice(before).map((r) => r.stage ?? '?'), ms: Date.now() - t0 };
+}
+
+export const CURIE_DOCS: MemoryDoc[] = [
+  { url: 'https://en.wikipedia.org/wiki/Marie_Curie', title: 'Marie Curie', text: 'Marie Curie was a Polish and naturalised-French physicist and chemist. She was born 7 November 1867 in Warsaw. She shared the 1903 Nobel Prize in Physics with Pierre Curie and Henri Becquerel.' },
+  { url: 'https://en.wikipedia.org/wiki/Pierre_Curie', title: 'Pierre Curie', text: 'Pierre Curie was a French physicist. He married Maria Skłodowska in 1895 in Sceaux.' },
+  { url: 'https://www.nobelprize.org/chemistry-1911', title: 'Nobel Prize in Chemistry 1911', text: 'The Nobel Prize in Chemistry 1911 was awarded to Marie Curie for the discovery of the elements radium and polonium.' },
+  { url: 'https://example.org/warsaw', title: 'Warsaw', text: 'Warsaw is the capital of Poland. Its population is about 1.8 million.' },
+];
+
+export function curieLibrary(extra: MemoryDoc[] = [], opts: Parameters<typeof createMemoryLibrary>[1] = {}): MemoryLibrary {
+  return createMemoryLibrary([...CURIE_DOCS, ...extra], opts);
+}
