@@ -6,7 +6,9 @@ import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
 import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
 import { createHandlers } from '@/lib/runs/handlers';
-import { executeDirect } from '@/lib/runs/execute';
+import { createExecutor } from '@/lib/runs/execute';
+import { canResume } from '@/lib/pipeline/run';
+import { createBrowserLibrary } from '@/lib/browser/library';
 import { RunManager } from '@/lib/runs/run-manager';
 import { runStore } from '@/lib/store/runs';
 import { db } from '@/lib/store/db';
@@ -18,7 +20,8 @@ export default defineBackground(() => {
   const manager = new RunManager({
     store,
     loadSettings,
-    execute: executeDirect,
+    execute: createExecutor(createBrowserLibrary),
+    canResume,
     classifyError: (err, settings) => classifyLlmError(err, settings.llm.baseURL, undefined, settings.llm.preset),
   });
   const handle = createHandlers({

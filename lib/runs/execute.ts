@@ -1,19 +1,24 @@
 import { createLlmClient } from '../llm/client';
+import { executeRun } from '../pipeline/run';
 import type { Run } from '../pipeline/types';
+import type { Library } from '../retrieval/types';
+import type { Settings } from '../settings/schema';
 import type { ExecuteContext } from './run-manager';
 
-/** Interim executor: answers directly with one streamed call. Replaced by the pipeline. */
-export async function executeDirect(run: Run, ctx: ExecuteContext): Promise<void> {
-  const llm = createLlmClient(ctx.settings.llm);
-  const answer = await llm.chat({
-    stage: 'answer',
-    signal: ctx.signal,
-    messages: [
-      { role: 'system', content: 'You are Ratify. Answer the question concisely in the language of the question.' },
-      { role: 'user', content: run.input.text },
-    ],
-    onDelta: (text) => ctx.emit({ type: 'answer-delta', text }),
-  });
-  ctx.emit({ type: 'answer', markdown: answer, sources: [] });
-  ctx.emit({ type: 'usage', usage: llm.usage });
+export type LibraryFactory = (run: Run, settings: Settings) => Library;
+
+/** The worker's executor: one LLM client per run over the user's endpoint, the library the
+ * factory builds for this run (open tabs + web search), and the pipeline. */
+export function createExecutor(makeLibrary: LibraryFactory) {
+  return async (run: Run, ctx: ExecuteContext): Promise<void> => {
+    const llm = createLlmClient(ctx.settings.llm);
+    await executeRun({
+      run,
+      llm,
+      library: makeLibrary(run, ctx.settings),
+      settings: ctx.settings.pipeline,
+      signal: ctx.signal,
+      emit: ctx.emit,
+    });
+  };
 }

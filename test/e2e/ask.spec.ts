@@ -1,8 +1,10 @@
 import { expect, test } from './fixtures.ts';
+import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
 test('a question streams its answer into the panel and is kept in the history', async ({ harness, configureForHarness, openPanel }) => {
   const answer = 'The Eiffel Tower was completed in 1889 for the Exposition Universelle in Paris, and it stood as the tallest structure in the world for four decades.';
-  harness.llm.setResponder((req) => (req.stage ? { json: {} } : { content: answer }));
+  // The gate is confident (0.9 ≥ β′ 0.5), so the model answers directly: 2 calls.
+  harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.9 }, answer }));
   // Slow enough that the panel must show the answer while it is still arriving.
   harness.llm.setLatency({ firstTokenMs: 50, tokensPerSec: 40 });
   await configureForHarness();
@@ -19,9 +21,11 @@ test('a question streams its answer into the panel and is kept in the history', 
   await expect(shown).toContainText('tallest structure in the world for four decades.');
   // Streaming: the first glimpse was shorter than the finished answer.
   expect(partial).toBeLessThan((await shown.innerText()).length);
-  // The question went to the configured model with the configured key.
-  const chat = harness.llm.chatRequests().at(-1);
-  expect(chat?.headers.authorization).toBe(`Bearer ${harness.apiKey}`);
+  await expect(panel.getByTestId('gate-line')).toContainText('Clear · confidence 0.90 ≥ 0.50 → answering directly');
+  // The question went to the configured model with the configured key, in two calls.
+  const calls = harness.llm.chatRequests();
+  expect(calls.map((c) => c.stage)).toEqual(['gate', 'answer']);
+  for (const c of calls) expect(c.headers.authorization).toBe(`Bearer ${harness.apiKey}`);
 
   await panel.reload();
   await panel.getByRole('tab', { name: 'History' }).click();

@@ -25,7 +25,7 @@ test('with nothing configured the panel leads to the settings', async ({ context
   await onboarding.getByRole('button', { name: 'Choose a model in Settings' }).click();
   const options = await optionsOpened;
   await expect(options).toHaveURL(/options\.html/);
-  await expect(options.getByLabel('Base URL')).toBeVisible();
+  await expect(options.getByLabel('Base URL', { exact: true })).toBeVisible();
 
   // Asking anyway keeps the question and says what is missing.
   await ask(panel, 'Who wrote Middlemarch?');

@@ -4,8 +4,8 @@ test('options: save an endpoint and test the connection', async ({ context, exte
   const page = await context.newPage();
   await page.goto(`chrome-extension://${extensionId}/options.html`);
   await page.getByLabel('Provider').selectOption('custom');
-  await page.getByLabel('Base URL').fill(harness.llm.baseURL);
-  await page.getByLabel('API key').fill(harness.apiKey);
+  await page.getByLabel('Base URL', { exact: true }).fill(harness.llm.baseURL);
+  await page.getByLabel('API key', { exact: true }).fill(harness.apiKey);
   await page.getByLabel('Model', { exact: true }).fill('fake-llm');
   await page.getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByTestId('test-ok')).toContainText('Connected: fake-llm answered');
@@ -13,16 +13,16 @@ test('options: save an endpoint and test the connection', async ({ context, exte
   await expect(page.getByTestId('saved')).toBeVisible();
 
   await page.reload();
-  await expect(page.getByLabel('Base URL')).toHaveValue(harness.llm.baseURL);
+  await expect(page.getByLabel('Base URL', { exact: true })).toHaveValue(harness.llm.baseURL);
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue('fake-llm');
 
   // A wrong key is reported precisely by Test connection.
-  await page.getByLabel('API key').fill('sk-wrong');
+  await page.getByLabel('API key', { exact: true }).fill('sk-wrong');
   await page.getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByRole('alert')).toContainText('The API key was rejected');
 
   // Invalid input is refused with a message, not saved.
-  await page.getByLabel('Base URL').fill('not a url');
+  await page.getByLabel('Base URL', { exact: true }).fill('not a url');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('alert').first()).toContainText('valid http(s) URL');
 });

@@ -1,0 +1,276 @@
+/** Verdict marks in a real page: injected on demand into a fixture article the way
+ * lib/browser/marks.ts does it (scripting.executeScript with files, then a func), then checked
+ * for what a reader sees and for what the page's own scripts must not notice. */
+import type { CDPSession, Page, Worker } from '@playwright/test';
+import { mkdir } from 'node:fs/promises';
+import type { PageMark, ShowMarksResult } from '../../lib/page-marks/types.ts';
+import { expect, test } from './fixtures.ts';
+
+const ARTICLE = '/articles/marie-curie.html';
+
+const MARKS: PageMark[] = [
+  {
+    sentence: 'In late 1891 she moved to Paris, where she enrolled at the University of Paris (the Sorbonne).',
+    verdict: 'supported',
+    explanation: 'The Sorbonne enrolment in 1891 is in the evidence.',
+    sources: [{ n: 1, title: 'Marie Curie – Fixture Encyclopedia', url: 'http://127.0.0.1/articles/marie-curie.html' }],
+  },
+  {
+    // Spans the page script's <a> below: several text nodes and an inline element.
+    sentence: 'In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel, in recognition of their research on radiation phenomena.',
+    verdict: 'corrected',
+    correction: 'In 1903 she shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel. <img src=x onerror="document.title=\'pwned\'">',
+    explanation: 'Shared with two others; the wording is tightened.',
+    sources: [
+      { n: 2, title: 'Nobel Prize in Physics 1903', url: 'https://www.nobelprize.org/prizes/physics/1903/summary/' },
+      { n: 3, title: 'Evil source', url: 'javascript:document.title="pwned"' },
+      { n: 4, title: 'Data source', url: 'data:text/html,<script>alert(1)</script>' },
+    ],
+  },
+  {
+    sentence: 'She earned a degree in physics in 1893 and a degree in mathematics in 1894.',
+    verdict: 'refuted',
+    correction: 'She earned her physics degree in 1893.',
+    sources: [],
+  },
+  {
+    sentence: 'The metal structure weighs about 7,300 tonnes.', // not on this page
+    verdict: 'unverifiable',
+    sources: [],
+  },
+  {
+    sentence: 'During the First World War she developed mobile X-ray units, known as "petites Curies", to help surgeons treat wounded soldiers near the front.',
+    verdict: 'unverifiable',
+    explanation: 'No source says so.',
+    sources: [],
+  },
+];
+
+/** The adapter's two calls, from the worker, exactly as lib/browser/marks.ts makes them. */
+async function showMarks(worker: Worker, url: string, marks: PageMark[]): Promise<ShowMarksResult> {
+  return worker.evaluate(
+    async ({ url, marks }) => {
+      const [tab] = await chrome.tabs.query({ url });
+      const target = { tabId: tab.id as number };
+      await chrome.scripting.executeScript({ target, files: ['/marks.js'] });
+      const [res] = await chrome.scripting.executeScript({
+        target,
+        func: (key: string, m: unknown, o: unknown) =>
+          (globalThis as unknown as Record<string, { show(m: unknown, o: unknown): unknown }>)[key].show(m, o),
+        args: ['__ratifyPageMarks', marks, { language: 'en' }],
+      });
+      return res.result as ShowMarksResult;
+    },
+    { url, marks },
+  );
+}
+
+async function clearMarks(worker: Worker, url: string): Promise<void> {
+  await worker.evaluate(async (url) => {
+    const [tab] = await chrome.tabs.query({ url });
+    await chrome.scripting.executeScript({
+      target: { tabId: tab.id as number },
+      func: (key: string) => (globalThis as unknown as Record<string, { clear(): void } | undefined>)[key]?.clear(),
+      args: ['__ratifyPageMarks'],
+    });
+  }, url);
+}
+
+interface CdpNode {
+  nodeId: number;
+  backendNodeId: number;
+  nodeType: number;
+  nodeName: string;
+  nodeValue: string;
+  attributes?: string[];
+  children?: CdpNode[];
+  shadowRoots?: (CdpNode & { shadowRootType?: string })[];
+}
+
+/** The tooltip lives in a closed shadow root, out of reach of page scripts and of Playwright's
+ * selectors; the DevTools protocol still sees it, as a browser would render it. */
+async function tooltip(cdp: CDPSession) {
+  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: CdpNode };
+  const find = (n: CdpNode, pred: (n: CdpNode) => boolean): CdpNode | undefined => {
+    if (pred(n)) return n;
+    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) {
+      const f = find(c, pred);
+      if (f) return f;
+    }
+    return undefined;
+  };
+  const all = (n: CdpNode, pred: (n: CdpNode) => boolean, out: CdpNode[] = []): CdpNode[] => {
+    if (pred(n)) out.push(n);
+    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) all(c, pred, out);
+    return out;
+  };
+  const text = (n: CdpNode): string => (n.nodeType === 3 ? n.nodeValue : [...(n.children ?? [])].map(text).join(' '));
+  const attr = (n: CdpNode, name: string) => {
+    const a = n.attributes ?? [];
+    const i = a.indexOf(name);
+    return i >= 0 && i % 2 === 0 ? a[i + 1] : undefined;
+  };
+  const host = find(root, (n) => n.nodeName === 'RATIFY-TOOLTIP');
+  const shadow = host?.shadowRoots?.[0];
+  const box = shadow && find(shadow, (n) => n.nodeName === 'DIV' && (attr(n, 'class') ?? '').startsWith('box'));
+  return {
+    host,
+    shadowType: shadow?.shadowRootType,
+    text: box ? text(box).replace(/\s+/g, ' ').trim() : '',
+    links: box ? all(box, (n) => n.nodeName === 'A').map((a) => ({ href: attr(a, 'href'), text: text(a).trim() })) : [],
+    elements: box ? all(box, (n) => n.nodeType === 1).map((n) => n.nodeName) : [],
+    /** Centre of the first button with this text, for a real mouse click. */
+    async button(label: string): Promise<{ x: number; y: number }> {
+      const b = box && find(box, (n) => n.nodeName === 'BUTTON' && text(n).trim() === label);
+      if (!b) throw new Error(`no button ${label}`);
+      const { model } = (await cdp.send('DOM.getBoxModel', { backendNodeId: b.backendNodeId })) as { model: { content: number[] } };
+      const [x1, y1, , , x2, y2] = model.content;
+      return { x: (x1 + x2) / 2, y: (y1 + y2) / 2 };
+    },
+  };
+}
+
+/** What the page's own script sets up: a link inside a paragraph, listeners, and a record of
+ * where every block sits. */
+async function preparePage(page: Page) {
+  await page.evaluate(() => {
+    const p = [...document.querySelectorAll('p')].find((x) => x.textContent?.startsWith('In 1903'));
+    if (!p) throw new Error('fixture changed');
+    p.innerHTML = p.innerHTML.replace('Nobel Prize in Physics', '<a href="#nobel" id="page-link">Nobel Prize <b>in</b> Physics</a>');
+    const w = window as unknown as Record<string, unknown>;
+    w.pageClicks = [];
+    p.addEventListener('click', (e) => {
+      (w.pageClicks as string[]).push((e.target as Element).closest('a')?.id ?? 'none');
+    });
+    w.firstTextOf = new Map([...document.querySelectorAll('article p')].map((el) => [el, el.firstChild]));
+  });
+}
+
+const blockBoxes = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('h1, h2, p, article, footer, header, a')]
+      .filter((el) => !el.closest('ratify-mark'))
+      .map((el) => {
+        // Page coordinates: hovering and clicking may scroll the viewport.
+        const r = el.getBoundingClientRect();
+        return `${el.tagName} ${(r.x + scrollX).toFixed(1)} ${(r.y + scrollY).toFixed(1)} ${r.width.toFixed(1)} ${r.height.toFixed(1)}`;
+      }),
+  );
+
+test('marks each checked sentence by verdict, explains it on hover and focus, and clears without a trace', async ({ context, worker, harness }) => {
+  const url = harness.site.url(ARTICLE);
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.setViewportSize({ width: 900, height: 900 });
+  await page.goto(url);
+  await preparePage(page);
+  const htmlBefore = await page.locator('article').evaluate((el) => el.innerHTML);
+  const boxesBefore = await blockBoxes(page);
+
+  // A first set, then a second: re-injecting marks.js and showing again replaces, never nests.
+  await showMarks(worker, url, MARKS.slice(0, 1));
+  const res = await showMarks(worker, url, MARKS);
+  expect(res).toEqual({ shown: 4, missing: ['The metal structure weighs about 7,300 tonnes.'] });
+  expect(await page.locator('ratify-mark ratify-mark').count()).toBe(0);
+
+  // By verdict; the linked sentence is in pieces around and inside the page's <a> and <b>.
+  const byVerdict = async (v: string) => page.locator(`ratify-mark[data-verdict="${v}"]`).count();
+  expect(await byVerdict('supported')).toBe(1);
+  expect(await byVerdict('corrected')).toBeGreaterThanOrEqual(3);
+  expect(await byVerdict('refuted')).toBe(1);
+  expect(await byVerdict('unverifiable')).toBe(1);
+  await expect(page.locator('#page-link ratify-mark[data-verdict="corrected"]').first()).toHaveText('Nobel Prize ');
+
+  // One tab stop per mark, named with its verdict (and correction) for screen readers.
+  const stops = page.locator('ratify-mark[tabindex="0"]');
+  await expect(stops).toHaveCount(4);
+  expect(await stops.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual([
+    'Ratify: Supported. In late 1891 she moved to Paris, where she enrolled at the University of Paris (the Sorbonne). Press Enter for details.',
+    'Ratify: Refuted. She earned a degree in physics in 1893 and a degree in mathematics in 1894. Should read: She earned her physics degree in 1893. Press Enter for details.',
+    expect.stringMatching(/^Ratify: Corrected\. In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie .* Should read: In 1903 she shared/),
+    expect.stringMatching(/^Ratify: Unverifiable\. During the First World War/),
+  ]);
+  await expect(page.getByRole('button', { name: /^Ratify: Refuted\./ })).toBeVisible();
+
+  // The page did not move: every block outside the marks (and the marked paragraphs) keeps its box.
+  expect(await blockBoxes(page)).toEqual(boxesBefore);
+  // Nothing but the marks and one (closed) tooltip host was added; no style leaked into the page.
+  expect(await page.evaluate(() => document.querySelectorAll('style, link[rel=stylesheet]').length)).toBe(1);
+  expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBe(0);
+
+  // Hover: the tooltip shows the verdict, the correction as text, and the sources.
+  const cdp = await context.newCDPSession(page);
+  const corrected = page.locator('ratify-mark[data-verdict="corrected"]');
+  await corrected.first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await corrected.first().hover();
+  const host = page.locator('ratify-tooltip');
+  await expect(host).toHaveAttribute('data-open', '');
+  let tip = await tooltip(cdp);
+  expect(tip.shadowType).toBe('closed');
+  expect(tip.text).toContain('Corrected');
+  expect(tip.text).toContain('Should read: In 1903 she shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel. <img src=x onerror=');
+  expect(tip.text).toContain('Shared with two others');
+  // Only http(s) sources are links; the others are plain text. The model's markup stayed text.
+  expect(tip.links).toEqual([{ href: 'https://www.nobelprize.org/prizes/physics/1903/summary/', text: 'Nobel Prize in Physics 1903' }]);
+  expect(tip.text).toContain('[3] Evil source');
+  expect(tip.text).toContain('[4] Data source');
+  expect(tip.elements).not.toContain('IMG');
+  expect(tip.elements).not.toContain('SCRIPT');
+  await mkdir('docs/screenshots', { recursive: true });
+  await page.screenshot({ path: 'docs/screenshots/page-marks.png', clip: { x: 40, y: 140, width: 820, height: 620 } });
+
+  // Escape closes it.
+  await page.keyboard.press('Escape');
+  await expect(host).not.toHaveAttribute('data-open');
+
+  // Keyboard: focus shows the tooltip for that mark; Enter moves into it; Escape comes back.
+  const refuted = page.getByRole('button', { name: /^Ratify: Refuted\./ });
+  await refuted.focus();
+  await expect(host).toHaveAttribute('data-open', '');
+  tip = await tooltip(cdp);
+  expect(tip.text).toContain('Refuted');
+  expect(tip.text).toContain('Should read: She earned her physics degree in 1893.');
+  expect(tip.text).toContain('No source found.');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('ratify-tooltip')).toBeFocused(); // focus is inside its shadow root
+  await page.keyboard.press('Escape');
+  await expect(host).not.toHaveAttribute('data-open');
+  await expect(refuted).toBeFocused();
+
+  // The page's own handlers still run, and its link still works, when the click lands on a mark.
+  await page.locator('#page-link ratify-mark').first().click();
+  expect(await page.evaluate(() => (window as unknown as { pageClicks: string[] }).pageClicks)).toEqual(['page-link']);
+  await expect(page).toHaveURL(/#nobel$/);
+
+  // The "Clear marks" control in the tooltip puts the page back exactly.
+  await page.mouse.move(0, 0);
+  await page.locator('ratify-mark[data-verdict="supported"]').hover();
+  await expect(host).toHaveAttribute('data-open', '');
+  const at = await (await tooltip(cdp)).button('Clear marks');
+  await page.mouse.click(at.x, at.y);
+  await expect(page.locator('ratify-mark')).toHaveCount(0);
+  await expect(page.locator('ratify-tooltip')).toHaveCount(0);
+  expect(await page.locator('article').evaluate((el) => el.innerHTML)).toBe(htmlBefore);
+  expect(
+    await page.evaluate(() => {
+      const m = (window as unknown as { firstTextOf: Map<Element, Node | null> }).firstTextOf;
+      return [...m].every(([el, first]) => el.firstChild === first && el.isConnected);
+    }),
+  ).toBe(true);
+  expect(await blockBoxes(page)).toEqual(boxesBefore);
+
+  // clearMarks() from the worker does the same, and is harmless when there is nothing to clear.
+  await showMarks(worker, url, MARKS);
+  await expect(page.locator('ratify-mark')).not.toHaveCount(0);
+  await clearMarks(worker, url);
+  await clearMarks(worker, url);
+  await expect(page.locator('ratify-mark')).toHaveCount(0);
+  expect(await page.locator('article').evaluate((el) => el.innerHTML)).toBe(htmlBefore);
+
+  expect(dialogs).toEqual([]);
+  expect(await page.title()).not.toBe('pwned');
+});
