@@ -75,7 +75,7 @@ function Step({ step, total }: { step: StepState; total: number }) {
       {step.queries.map((q) => (
         <details key={q.round} className="query" open={step.status === 'running'}>
           <summary className="small">
-            <span aria-hidden="true">🔎</span> {q.query}
+            <SearchIcon /> {q.query}
             <span className="muted">
               {' '}
               · {t('passagesFound', { n: q.passages.length })}
@@ -105,5 +105,14 @@ function PassageItem({ passage, cited }: { passage: Passage; cited: boolean }) {
       </div>
       <p className="snippet small">{passage.text.length > 280 ? passage.text.slice(0, 280) + '…' : passage.text}</p>
     </li>
+  );
+}
+
+function SearchIcon() {
+  return (
+    <svg className="icon-search" width="12" height="12" viewBox="0 0 16 16" aria-hidden="true">
+      <circle cx="6.5" cy="6.5" r="4.5" fill="none" stroke="currentColor" strokeWidth="2" />
+      <line x1="10" y1="10" x2="14.5" y2="14.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
   );
 }

@@ -33,15 +33,17 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  context: async ({ harness }, use) => {
+  locale: 'en-US',
+  context: async ({ harness, locale }, use) => {
     harness.llm.reset();
     harness.search.reset?.();
     const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-'));
     const context = await chromium.launchPersistentContext(dir, {
       executablePath: CHROMIUM,
       headless: true,
-      locale: 'en-US',
+      locale,
       args: [
+        `--lang=${locale}`,
         '--no-sandbox',
         `--disable-extensions-except=${EXTENSION_DIR}`,
         `--load-extension=${EXTENSION_DIR}`,
