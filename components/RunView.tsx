@@ -119,6 +119,11 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
               {t('retry')}
             </button>
           )}
+          {run.status === 'done' && (
+            <button type="button" onClick={() => actions.onRetry()}>
+              {t('rerun')}
+            </button>
+          )}
           {run.status === 'done' && run.gate && !run.gate.retrieve && run.mode === 'ask' && (
             <button type="button" onClick={() => actions.onRetry(true)}>
               {t('checkAnyway')}

@@ -1,0 +1,91 @@
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { createPageMarks, httpUrl, sanitizeMarks, MARK_TAG } from './page-marks';
+import type { PageMark } from './types';
+
+// linkedom has no shadow DOM or layout: these tests cover what marks do to the page's DOM; the
+// tooltip and styles are covered end to end in Chromium (test/e2e/marks.spec.ts).
+function page(html: string) {
+  const { document, Text } = parseHTML(`<!DOCTYPE html><html><body>${html}</body></html>`);
+  // linkedom lacks Text.splitText; this follows the DOM spec (browsers have it natively).
+  if (!('splitText' in Text.prototype)) {
+    Object.defineProperty(Text.prototype, 'splitText', {
+      value(this: Text, offset: number): Text {
+        const rest = this.ownerDocument.createTextNode(this.data.slice(offset));
+        this.data = this.data.slice(0, offset);
+        this.parentNode?.insertBefore(rest, this.nextSibling);
+        return rest;
+      },
+    });
+  }
+  return document;
+}
+
+const mark = (sentence: string, verdict: PageMark['verdict'] = 'supported'): PageMark => ({ sentence, verdict, sources: [] });
+
+const HTML = '<p id="p">Intro text. Marie Curie moved to <a href="/paris">Paris</a> in 1891. She won it in 1903. End.</p><p id="q">The tower is 300 metres tall.</p>';
+
+describe('marks in the page DOM', () => {
+  it('wraps only the matched text, piece by piece across inline elements', () => {
+    const doc = page(HTML);
+    const res = createPageMarks(doc).show([mark('Marie Curie moved to Paris in 1891.'), mark('The tower is 300 metres tall.', 'refuted'), mark('Not here.')]);
+    expect(res).toEqual({ shown: 2, missing: ['Not here.'] });
+    const marks = [...doc.querySelectorAll(MARK_TAG)];
+    expect(marks.map((m) => m.textContent)).toEqual(['Marie Curie moved to ', 'Paris', ' in 1891.', 'The tower is 300 metres tall.']);
+    expect(marks.map((m) => m.getAttribute('data-verdict'))).toEqual(['supported', 'supported', 'supported', 'refuted']);
+    // The link keeps its place and its text; the mark is inside it.
+    expect(doc.querySelector('a')?.getAttribute('href')).toBe('/paris');
+    expect(doc.querySelector('a')?.firstElementChild?.tagName.toLowerCase()).toBe(MARK_TAG);
+    expect(doc.getElementById('p')?.textContent).toBe('Intro text. Marie Curie moved to Paris in 1891. She won it in 1903. End.');
+  });
+
+  it('gives each mark one tab stop with an aria-label naming the verdict and the correction', () => {
+    const doc = page(HTML);
+    createPageMarks(doc).show([{ ...mark('Marie Curie moved to Paris in 1891.', 'corrected'), correction: 'She moved in late 1891.' }]);
+    const marks = [...doc.querySelectorAll(MARK_TAG)];
+    expect(marks.map((m) => m.getAttribute('tabindex'))).toEqual(['0', null, null]);
+    expect(marks[0].getAttribute('role')).toBe('button');
+    expect(marks[0].getAttribute('aria-label')).toBe('Ratify: Corrected. Marie Curie moved to Paris in 1891. Should read: She moved in late 1891. Press Enter for details.');
+  });
+
+  it('clear puts back the original text nodes, not merged with the page’s own neighbours', () => {
+    const doc = page(HTML);
+    const p = doc.getElementById('p') as HTMLElement;
+    p.appendChild(doc.createTextNode(' Page-added node.')); // a separate node the page made itself
+    const before = p.innerHTML;
+    const firstText = p.firstChild;
+    const nodesBefore = p.childNodes.length;
+    const marks = createPageMarks(doc);
+    marks.show([mark('Intro text.'), mark('Marie Curie moved to Paris in 1891.'), mark('She won it in 1903.'), mark('End. Page-added node.')]);
+    expect(marks.count()).toBe(4);
+    marks.clear();
+    expect(p.innerHTML).toBe(before);
+    expect(p.childNodes.length).toBe(nodesBefore);
+    expect(p.firstChild).toBe(firstText); // the page's references to its nodes still hold
+    expect(doc.querySelectorAll(MARK_TAG).length).toBe(0);
+    expect(marks.count()).toBe(0);
+  });
+
+  it('showing again replaces the marks instead of nesting them', () => {
+    const doc = page(HTML);
+    const before = doc.body.innerHTML;
+    const marks = createPageMarks(doc);
+    marks.show([mark('Marie Curie moved to Paris in 1891.')]);
+    marks.show([mark('Marie Curie moved to Paris in 1891.', 'refuted'), mark('She won it in 1903.')]);
+    expect([...doc.querySelectorAll(MARK_TAG)].map((m) => m.getAttribute('data-verdict'))).toEqual(['refuted', 'refuted', 'refuted', 'supported']);
+    expect(doc.querySelector(`${MARK_TAG} ${MARK_TAG}`)).toBeNull();
+    marks.clear();
+    expect(doc.body.innerHTML).toBe(before);
+  });
+
+  it('drops malformed marks and never links anything but http(s)', () => {
+    expect(sanitizeMarks([null, { sentence: 'x y', verdict: 'bogus' }, { sentence: 'A b.', verdict: 'refuted', sources: [{ n: 1, title: 7, url: 'javascript:alert(1)' }] }])).toEqual([
+      { sentence: 'A b.', verdict: 'refuted', correction: undefined, explanation: undefined, sources: [{ n: 1, title: 'javascript:alert(1)', url: 'javascript:alert(1)' }] },
+    ]);
+    expect(sanitizeMarks('nope')).toEqual([]);
+    expect(httpUrl('javascript:alert(1)')).toBeUndefined();
+    expect(httpUrl('data:text/html,<b>x</b>')).toBeUndefined();
+    expect(httpUrl('https://example.org/a b')).toBe('https://example.org/a%20b');
+    expect(httpUrl('not a url')).toBeUndefined();
+  });
+});

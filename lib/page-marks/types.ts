@@ -1,0 +1,48 @@
+/** In-page verdict marks: the data the extension hands to the page script (lib/browser/marks.ts
+ * → entrypoints/marks.ts). Plain JSON so it survives scripting.executeScript's structured clone. */
+
+export type MarkVerdict = 'supported' | 'corrected' | 'refuted' | 'unverifiable';
+
+export const MARK_VERDICTS: readonly MarkVerdict[] = ['supported', 'corrected', 'refuted', 'unverifiable'];
+
+export interface PageMarkSource {
+  /** The citation number shown in the side panel. */
+  n: number;
+  title: string;
+  url: string;
+}
+
+export interface PageMark {
+  /** The sentence as it appears in the page (whitespace and case may differ). */
+  sentence: string;
+  verdict: MarkVerdict;
+  /** What the sentence should say (corrected / refuted). */
+  correction?: string;
+  explanation?: string;
+  sources: PageMarkSource[];
+}
+
+export interface ShowMarksResult {
+  /** How many of the given marks were found in the page and marked. */
+  shown: number;
+  /** Sentences that could not be found (in the order given). */
+  missing: string[];
+}
+
+export type MarksLanguage = 'en' | 'zh-CN';
+
+export interface ShowMarksOptions {
+  /** Tooltip language; default: the page's navigator.language. */
+  language?: MarksLanguage;
+}
+
+/** What entrypoints/marks.ts installs on the content-script (isolated world) global. The page's
+ * own scripts run in another world and cannot see or call it. */
+export interface PageMarksApi {
+  show(marks: PageMark[], options?: ShowMarksOptions): ShowMarksResult;
+  clear(): void;
+  /** How many marks are in the page now. */
+  count(): number;
+}
+
+export const PAGE_MARKS_GLOBAL = '__ratifyPageMarks';

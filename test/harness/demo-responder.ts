@@ -1,0 +1,132 @@
+/**
+ * The "demo model" behind `npm start` when no real endpoint is configured. It is not a language
+ * model: it answers from the fixture articles so a newcomer can see a whole run (gate, draft,
+ * revision with citations, verdicts) without an API key. Pipeline stages go through
+ * pipelineResponder with a scenario built for each request from the question or selection; a
+ * plain chat call gets the best matching corpus sentences, labelled as coming from the demo model.
+ */
+import type { Responder } from './fake-llm.ts';
+import type { FixtureDoc } from './fixture-corpus.ts';
+import { dataBlocks, pipelineResponder, stageOf, type ScenarioClaim } from './pipeline-responder.ts';
+
+export const DEMO_MODEL = 'ratify-demo-model';
+
+interface CorpusSentence {
+  text: string;
+  title: string;
+  terms: Set<string>;
+}
+
+const STOP = new Set(
+  'the a an and or of in on at to for with by from is was were are be been it its this that which who whom what when where how did does do as he she they his her their than then also into about after before'.split(' '),
+);
+
+/** Words for spaced scripts, character pairs for Chinese and Japanese. */
+function terms(s: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(w)) {
+      for (let i = 0; i < w.length - 1; i++) out.add(w.slice(i, i + 2));
+    } else if (w.length > 1 && !STOP.has(w)) out.add(w);
+  }
+  return out;
+}
+
+function splitSentences(text: string): string[] {
+  return text
+    .replace(/^=+ .* =+$/gm, '')
+    .split(/(?<=[.!?。！？])\s*/u)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 8);
+}
+
+function numbers(s: string): string[] {
+  return s.match(/\d[\d,.]*\d|\d/g) ?? [];
+}
+
+export function demoCorpus(docs: FixtureDoc[]): CorpusSentence[] {
+  return docs.flatMap((d) => splitSentences(d.text).map((text) => ({ text, title: d.title, terms: terms(text) })));
+}
+
+/** The corpus sentences that share the most terms with `query`, best first. Claims need three
+ * shared terms, so "He moved to Paris in 1920" alone matches nothing. */
+function best(corpus: CorpusSentence[], query: string, k: number, minHits = 2): { s: CorpusSentence; score: number }[] {
+  const q = terms(query);
+  if (!q.size) return [];
+  return corpus
+    .map((s) => {
+      let hit = 0;
+      for (const t of q) if (s.terms.has(t)) hit++;
+      return { s, hit, score: hit / q.size };
+    })
+    .filter((x) => x.score >= 0.3 && x.hit >= Math.min(minHits, q.size))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k);
+}
+
+/** A short stretch of the sentence to cite, found verbatim in the evidence when retrieval brought it. */
+function phraseOf(sentence: string): string {
+  if (!/\s/.test(sentence)) return sentence.slice(0, 12);
+  return sentence.split(/\s+/).slice(0, 6).join(' ');
+}
+
+/** A claim judged against its best evidence sentences: numbers the evidence does not contain
+ * make it corrected (each swapped for the nearest number the evidence gives). */
+function judge(corpus: CorpusSentence[], sentence: string): ScenarioClaim {
+  const top = best(corpus, sentence, 5, 3).filter((x, _, all) => x.s.title === all[0].s.title);
+  if (!top.length) return { claim: sentence, sentence, verdict: 'unverifiable', explanation: 'The demo model found nothing on this in the demo articles.' };
+  const title = top[0].s.title;
+  const claimed = numbers(sentence);
+  // Numbers anywhere in that article count: a claim often joins facts from several sentences.
+  const article = corpus.filter((x) => x.title === title);
+  const found = [...new Set(article.flatMap((x) => numbers(x.text)))];
+  const wrong = claimed.filter((n) => !found.includes(n));
+  if (!wrong.length) return { claim: sentence, sentence, phrase: phraseOf(top[0].s.text), verdict: 'supported', explanation: `Agrees with "${title}".` };
+  const value = (n: string) => Number(n.replace(/,/g, ''));
+  const isYear = (n: string) => /^(1\d|20)\d\d$/.test(n);
+  let corrected = sentence;
+  const fixes: string[] = [];
+  for (const n of wrong) {
+    const alt = found.filter((m) => !claimed.includes(m) && isYear(m) === isYear(n)).sort((a, b) => Math.abs(value(a) - value(n)) - Math.abs(value(b) - value(n)))[0];
+    if (alt) {
+      corrected = corrected.replace(n, alt);
+      fixes.push(`${alt}, not ${n}`); // "alt, not n": the first part is read back below
+    }
+  }
+  const alts = fixes.map((f) => f.split(',')[0]);
+  const evidence = article.find((x) => alts.some((a) => numbers(x.text).includes(a)))?.text ?? top[0].s.text;
+  return {
+    claim: sentence,
+    sentence,
+    phrase: phraseOf(evidence),
+    verdict: fixes.length ? 'corrected' : 'refuted',
+    corrected: fixes.length ? corrected : evidence,
+    explanation: fixes.length ? `"${title}" says ${fixes.join('; ')}.` : `"${title}" says otherwise.`,
+  };
+}
+
+export function demoResponder(docs: FixtureDoc[]): Responder {
+  const corpus = demoCorpus(docs);
+  return (req) => {
+    const stage = stageOf(req);
+    if (!stage) {
+      // Plain chat: the walking-skeleton path answers straight from the model.
+      const top = best(corpus, req.lastUser, 3);
+      const body = top.length ? top.map((x) => x.s.text).join(' ') : 'The demo corpus has nothing on that; configure a real model to ask about anything.';
+      return { content: `(Answer from Ratify's demo model, which only knows the fixture articles.) ${body}` };
+    }
+    const question = /^Question: (.*)$/m.exec(req.lastUser)?.[1]?.trim() ?? '';
+    const selection = dataBlocks(req.lastUser).find((b) => b.attrs.kind === 'selection')?.text ?? '';
+    const claim = /^Claim: (.*)$/m.exec(req.lastUser)?.[1]?.trim();
+    const claims = selection ? splitSentences(selection).map((x) => judge(corpus, x)) : [];
+    if (claim && !claims.some((c) => c.claim === claim)) claims.unshift(judge(corpus, claim));
+    const hits = best(corpus, question, 2);
+    return pipelineResponder({
+      gate: { label: 'clear', confidence: 0.2 },
+      answer: (q) => `(demo model) ${best(corpus, q, 1)[0]?.s.text ?? 'I do not know.'}`,
+      steps: hits.length ? hits.map((h) => h.s.text) : [`The demo corpus may not cover this: ${question}`],
+      facts: hits.map((h, step) => ({ step, phrase: phraseOf(h.s.text) })),
+      claims: claims.length ? claims : undefined,
+    })(req);
+  };
+}
