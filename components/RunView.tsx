@@ -11,6 +11,7 @@ export interface RunActions {
   onRetry(forceRetrieval?: boolean): void;
   onOpenSource(s: Source): void;
   onOpenSettings(): void;
+  onClearMarks?(tabId: number): void;
 }
 
 export function gateLine(g: GateDecision): string {
@@ -117,6 +118,11 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
           {(run.status === 'cancelled' || run.status === 'interrupted') && (
             <button type="button" onClick={() => actions.onRetry()}>
               {t('retry')}
+            </button>
+          )}
+          {run.mode === 'verify' && run.claims?.length && run.input.page?.tabId !== undefined && actions.onClearMarks && (
+            <button type="button" onClick={() => actions.onClearMarks!(run.input.page!.tabId!)}>
+              {t('clearMarks')}
             </button>
           )}
           {run.status === 'done' && (

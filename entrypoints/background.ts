@@ -12,6 +12,9 @@ import { createBrowserLibrary } from '@/lib/browser/library';
 import { RunManager } from '@/lib/runs/run-manager';
 import { runStore } from '@/lib/store/runs';
 import { db } from '@/lib/store/db';
+import { clearMarks, showMarks } from '@/lib/browser/marks';
+import { marksFromRun } from '@/lib/page-marks/from-run';
+import { pickLanguage } from '@/lib/i18n/messages';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -22,6 +25,13 @@ export default defineBackground(() => {
     loadSettings,
     execute: createExecutor(createBrowserLibrary),
     canResume,
+    onFinished: (run, settings) => {
+      const tabId = run.input.page?.tabId;
+      if (run.mode !== 'verify' || run.status !== 'done' || tabId === undefined) return;
+      const language = pickLanguage(settings.ui.language, browser.i18n.getUILanguage());
+      // Pages that cannot be scripted (browser pages, PDFs, the Web Store) just get no marks.
+      void showMarks(tabId, marksFromRun(run), { language }).catch(() => undefined);
+    },
     classifyError: (err, settings) => classifyLlmError(err, settings.llm.baseURL, undefined, settings.llm.preset),
   });
   const handle = createHandlers({
@@ -29,6 +39,7 @@ export default defineBackground(() => {
     getRun: (id) => store.get(id),
     setActiveRun: (id) => activeRunItem.setValue(id),
     openSource,
+    clearMarks: (tabId) => clearMarks(tabId).catch(() => undefined),
     deleteAllData: async () => {
       await store.clear();
       await db().pages.clear();

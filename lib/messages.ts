@@ -21,6 +21,7 @@ export interface RequestMap {
   'llm/test': { req: { llm: LlmSettings }; res: ConnectionReport };
   'llm/models': { req: { llm: LlmSettings }; res: string[] };
   'source/open': { req: { url: string; tabId?: number; quote?: string }; res: boolean };
+  'marks/clear': { req: { tabId: number }; res: boolean };
   /** Delete every run and the page cache (settings stay). */
   'data/delete-all': { req: Record<string, never>; res: boolean };
 }

@@ -88,6 +88,7 @@ function Panel({ configured }: { configured: boolean | undefined }) {
                 onRetry: (forceRetrieval) => void act(() => request('run/retry', { id: run.id, forceRetrieval })),
                 onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote })),
                 onOpenSettings: openSettings,
+                onClearMarks: (tabId) => void act(() => request('marks/clear', { tabId })),
               }}
             />
           )}

@@ -12,6 +12,7 @@ export interface HandlerDeps {
   setActiveRun(id: string): Promise<void>;
   openSource(req: RequestMap['source/open']['req']): Promise<boolean>;
   deleteAllData(): Promise<void>;
+  clearMarks(tabId: number): Promise<void>;
 }
 
 type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promise<RequestMap[K]['res']> };
@@ -35,6 +36,10 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
     'llm/test': ({ llm }) => testConnection(llm),
     'llm/models': ({ llm }) => listModels(llm),
     'source/open': (req) => deps.openSource(req),
+    'marks/clear': async ({ tabId }) => {
+      await deps.clearMarks(tabId);
+      return true;
+    },
     'data/delete-all': async () => {
       await deps.deleteAllData();
       return true;

@@ -21,6 +21,8 @@ export interface RunManagerDeps {
   /** Whether `execute` can pick up this checkpoint where it stopped. */
   canResume?(run: Run): boolean;
   classifyError(err: unknown, settings: Settings): RunError;
+  /** Called once a run has ended and been saved (e.g. to mark a verified selection in its page). */
+  onFinished?(run: Run, settings: Settings): void;
   newId?: () => string;
   now?: () => number;
 }
@@ -157,6 +159,7 @@ export class RunManager {
       } finally {
         await save();
         this.active.delete(entry.run.id);
+        this.deps.onFinished?.(entry.run, settings);
       }
     })();
   }
