@@ -15,14 +15,17 @@ import { db } from '@/lib/store/db';
 import { clearMarks, showMarks } from '@/lib/browser/marks';
 import { marksFromRun } from '@/lib/page-marks/from-run';
 import { pickLanguage } from '@/lib/i18n/messages';
+import { withBuiltinDefault } from '@/lib/llm/builtin';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
 export default defineBackground(() => {
   const store = runStore();
+  // The browser's on-device model stands in while nothing else is configured.
+  const effectiveSettings = async () => withBuiltinDefault(await loadSettings());
   const manager = new RunManager({
     store,
-    loadSettings,
+    loadSettings: effectiveSettings,
     execute: createExecutor(createBrowserLibrary),
     canResume,
     onFinished: (run, settings) => {

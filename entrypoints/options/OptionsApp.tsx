@@ -6,6 +6,7 @@ import { pickLanguage, type MessageKey } from '@/lib/i18n/messages';
 import type { ConnectionReport } from '@/lib/messages';
 import { PROVIDER_PRESETS, validateSettings, type ProviderPreset, type Settings, type SettingsProblem } from '@/lib/settings/schema';
 import { ErrorNotice } from '@/components/ErrorNotice';
+import { BUILTIN_MODEL_ID, builtinAvailable } from '@/lib/llm/builtin';
 import { I18nProvider, useT } from '@/components/i18n';
 
 export function OptionsApp() {
@@ -31,6 +32,10 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
   const [status, setStatus] = useState<'idle' | 'saved' | 'testing'>('idle');
   const [report, setReport] = useState<ConnectionReport>();
   const [models, setModels] = useState<string[]>([]);
+  const [builtinReady, setBuiltinReady] = useState(false);
+  useEffect(() => {
+    void builtinAvailable().then(setBuiltinReady);
+  }, []);
 
   const problemFor = (field: string) => {
     const p = problems.find((x) => x.field === field);
@@ -51,8 +56,13 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
   const [dataStatus, setDataStatus] = useState('');
 
   const choosePreset = (preset: ProviderPreset) => {
-    const known = preset !== 'custom' && preset !== 'builtin' ? PROVIDER_PRESETS[preset] : undefined;
-    setLlm({ preset, baseURL: known ? known.baseURL : s.llm.baseURL });
+    if (preset === 'builtin') {
+      setLlm({ preset, baseURL: '', apiKey: '', model: BUILTIN_MODEL_ID });
+      setReport(undefined);
+      return;
+    }
+    const known = preset !== 'custom' ? PROVIDER_PRESETS[preset] : undefined;
+    setLlm({ preset, baseURL: known ? known.baseURL : s.llm.baseURL, model: s.llm.model === BUILTIN_MODEL_ID ? '' : s.llm.model });
     setReport(undefined);
   };
 
@@ -102,8 +112,11 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
               </option>
             ))}
             <option value="custom">{t('customProvider')}</option>
+            {(builtinReady || s.llm.preset === 'builtin') && <option value="builtin">{t('builtinProvider')}</option>}
           </select>
         </Field>
+        {s.llm.preset !== 'builtin' && (
+        <>
         <Field label={t('baseUrl')} id="baseURL" error={problemFor('llm.baseURL')}>
           <input id="baseURL" type="url" value={s.llm.baseURL} placeholder="https://api.openai.com/v1" onChange={(e) => setLlm({ baseURL: e.target.value })} />
         </Field>
@@ -121,6 +134,8 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
         <Field label={t('embeddingModel')} id="embeddingModel">
           <input id="embeddingModel" list="model-list" value={s.llm.embeddingModel} onChange={(e) => setLlm({ embeddingModel: e.target.value })} />
         </Field>
+        </>
+        )}
         <div className="row">
           <button type="button" onClick={() => void test()} disabled={status === 'testing'}>
             {status === 'testing' ? t('testing') : t('testConnection')}

@@ -4,6 +4,7 @@ import { request } from '@/lib/browser/messaging';
 import { activeRunItem } from '@/lib/browser/settings-store';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { isLlmConfigured } from '@/lib/settings/schema';
+import { builtinAvailable } from '@/lib/llm/builtin';
 import type { RunError } from '@/lib/pipeline/types';
 import { AskBox } from '@/components/AskBox';
 import { ErrorNotice } from '@/components/ErrorNotice';
@@ -17,13 +18,17 @@ import { RequestFailed } from '@/lib/browser/messaging';
 
 export function App() {
   const settings = useSettings();
+  const [builtinReady, setBuiltinReady] = useState(false);
+  useEffect(() => {
+    void builtinAvailable().then(setBuiltinReady);
+  }, []);
   const lang = pickLanguage(settings?.ui.language ?? 'auto', browser.i18n?.getUILanguage?.() ?? navigator.language);
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
   return (
     <I18nProvider lang={lang}>
-      <Panel configured={settings ? isLlmConfigured(settings) : undefined} />
+      <Panel configured={settings ? isLlmConfigured(settings) || builtinReady : undefined} />
     </I18nProvider>
   );
 }

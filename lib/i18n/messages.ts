@@ -134,6 +134,7 @@ const en = {
   maxRoundsLabel: 'Maximum retrieval rounds per step',
   passagesLabel: 'Passages per step',
   customProvider: 'Custom (OpenAI-compatible)',
+  builtinProvider: 'This browser’s built-in model (on-device)',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -273,6 +274,7 @@ const zhCN: Messages = {
   maxRoundsLabel: '每步最多检索轮数',
   passagesLabel: '每步段落数',
   customProvider: '自定义（兼容 OpenAI）',
+  builtinProvider: '浏览器内置模型（在本机运行）',
 };
 
 export const MESSAGES: Record<'en' | 'zh-CN', Messages> = { en, 'zh-CN': zhCN };

@@ -3,6 +3,10 @@ import type { LlmSettings } from '../settings/schema';
 import type { RunError } from '../pipeline/types';
 import { classifyLlmError, LlmError } from './errors';
 import { parsePartialJson } from './partial-json';
+import { parseJsonLoose } from './json-text';
+import { BUILTIN_MODEL_ID, createBuiltinClient } from './builtin';
+
+export { parseJsonLoose };
 import { emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
 
 export interface LlmClientOptions {
@@ -25,6 +29,7 @@ const RETRYABLE = new Set<RunError['code']>(['rate-limit', 'server', 'unreachabl
 
 /** The one LLM client: every model call in Ratify goes through here. */
 export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = {}): LlmClient {
+  if (settings.preset === 'builtin') return createBuiltinClient();
   const sdk = new OpenAI({
     baseURL: settings.baseURL,
     // Local servers (Ollama, LM Studio) take no key, but the SDK insists on one.
@@ -247,29 +252,8 @@ function sleep(ms: number, signal: AbortSignal | undefined, stage: string): Prom
   });
 }
 
-/** Parse JSON that may be wrapped in a code fence or surrounded by prose. */
-export function parseJsonLoose(text: string): unknown {
-  const trimmed = text.trim();
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
-    if (fenced) {
-      try {
-        return JSON.parse(fenced[1]);
-      } catch {
-        /* fall through */
-      }
-    }
-    const start = trimmed.search(/[[{]/);
-    const end = Math.max(trimmed.lastIndexOf('}'), trimmed.lastIndexOf(']'));
-    if (start >= 0 && end > start) return JSON.parse(trimmed.slice(start, end + 1));
-    throw new SyntaxError('no JSON object found');
-  }
-}
-
-/** List model ids at the endpoint (options page and Test connection). */
 export async function listModels(settings: LlmSettings, signal?: AbortSignal): Promise<string[]> {
+  if (settings.preset === 'builtin') return [BUILTIN_MODEL_ID];
   const sdk = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey || 'no-key', timeout: 10_000, maxRetries: 0, dangerouslyAllowBrowser: true });
   try {
     const ids: string[] = [];
