@@ -26,7 +26,13 @@ export default defineBackground(() => {
   const manager = new RunManager({
     store,
     loadSettings: effectiveSettings,
-    execute: createExecutor(createBrowserLibrary),
+    execute: createExecutor((run, settings, llm) =>
+      createBrowserLibrary(settings, {
+        // In verify mode the page the selection came from is never evidence for itself.
+        origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
+        embed: settings.llm.embeddingModel ? (texts, signal) => llm.embed(texts, signal) : undefined,
+      }),
+    ),
     canResume,
     onFinished: (run, settings) => {
       const tabId = run.input.page?.tabId;

@@ -6,7 +6,7 @@ import { pickLanguage, type MessageKey } from '@/lib/i18n/messages';
 import type { ConnectionReport } from '@/lib/messages';
 import { PROVIDER_PRESETS, validateSettings, type ProviderPreset, type Settings, type SettingsProblem } from '@/lib/settings/schema';
 import { ErrorNotice } from '@/components/ErrorNotice';
-import { BUILTIN_MODEL_ID, builtinAvailable } from '@/lib/llm/builtin';
+import { BUILTIN_MODEL_ID, builtinAvailable } from '@/lib/llm/builtin-availability';
 import { I18nProvider, useT } from '@/components/i18n';
 
 export function OptionsApp() {

@@ -4,7 +4,7 @@ import { request } from '@/lib/browser/messaging';
 import { activeRunItem } from '@/lib/browser/settings-store';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { isLlmConfigured } from '@/lib/settings/schema';
-import { builtinAvailable } from '@/lib/llm/builtin';
+import { builtinAvailable } from '@/lib/llm/builtin-availability';
 import type { RunError } from '@/lib/pipeline/types';
 import { AskBox } from '@/components/AskBox';
 import { ErrorNotice } from '@/components/ErrorNotice';

@@ -1,50 +1,12 @@
 /** The browser's own on-device model (Chrome's Prompt API, `LanguageModel`), behind the same
  * LlmClient contract as the OpenAI-compatible client. Used when the user picks it, and by
  * default while no endpoint is configured and the browser has a model ready. */
-import type { Settings } from '../settings/schema';
-import { isLlmConfigured } from '../settings/schema';
 import { parseJsonLoose } from './json-text';
 import { LlmError } from './errors';
-import { emptyUsage, type ChatMessage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
+import { api, type LanguageModelSession } from './builtin-availability';
+import { emptyUsage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
 
-type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
-
-interface PromptOptions {
-  signal?: AbortSignal;
-  responseConstraint?: Record<string, unknown>;
-}
-
-interface LanguageModelSession {
-  prompt(input: string, opts?: PromptOptions): Promise<string>;
-  promptStreaming(input: string, opts?: PromptOptions): ReadableStream<string>;
-  destroy(): void;
-}
-
-interface LanguageModelStatic {
-  availability(opts?: Record<string, unknown>): Promise<Availability>;
-  create(opts?: { initialPrompts?: ChatMessage[]; signal?: AbortSignal }): Promise<LanguageModelSession>;
-}
-
-function api(): LanguageModelStatic | undefined {
-  return (globalThis as { LanguageModel?: LanguageModelStatic }).LanguageModel;
-}
-
-export const BUILTIN_MODEL_ID = 'chrome-built-in';
-
-/** Whether the on-device model can answer now (not merely downloadable). */
-export async function builtinAvailable(): Promise<boolean> {
-  try {
-    return (await api()?.availability()) === 'available';
-  } catch {
-    return false;
-  }
-}
-
-/** Settings with the built-in model filled in when nothing else is configured and it is ready. */
-export async function withBuiltinDefault(s: Settings): Promise<Settings> {
-  if (isLlmConfigured(s) || !(await builtinAvailable())) return s;
-  return { ...s, llm: { ...s.llm, preset: 'builtin', model: BUILTIN_MODEL_ID } };
-}
+export { BUILTIN_MODEL_ID, builtinAvailable, withBuiltinDefault } from './builtin-availability';
 
 const estimate = (text: string) => Math.ceil(text.length / 4);
 

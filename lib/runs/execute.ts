@@ -2,10 +2,11 @@ import { createLlmClient } from '../llm/client';
 import { executeRun } from '../pipeline/run';
 import type { Run } from '../pipeline/types';
 import type { Library } from '../retrieval/types';
+import type { LlmClient } from '../llm/types';
 import type { Settings } from '../settings/schema';
 import type { ExecuteContext } from './run-manager';
 
-export type LibraryFactory = (run: Run, settings: Settings) => Library;
+export type LibraryFactory = (run: Run, settings: Settings, llm: LlmClient) => Library;
 
 /** The worker's executor: one LLM client per run over the user's endpoint, the library the
  * factory builds for this run (open tabs + web search), and the pipeline. */
@@ -15,7 +16,7 @@ export function createExecutor(makeLibrary: LibraryFactory) {
     await executeRun({
       run,
       llm,
-      library: makeLibrary(run, ctx.settings),
+      library: makeLibrary(run, ctx.settings, llm),
       settings: ctx.settings.pipeline,
       signal: ctx.signal,
       emit: ctx.emit,

@@ -1,12 +1,13 @@
-import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { test as base, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { launchWithExtension } from './launch.ts';
 import { startHarness, type Harness } from '../harness/index.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 
-export const EXTENSION_DIR = path.resolve('.output/chrome-mv3');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Re-exported: specs import them from here.
+export { CHROMIUM, EXTENSION_DIR } from './launch.ts';
 
 export interface Fixtures {
   context: BrowserContext;
@@ -38,23 +39,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     harness.llm.reset();
     harness.search.reset?.();
     const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-'));
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      locale,
-      args: [
-        `--lang=${locale}`,
-        '--no-sandbox',
-        `--disable-extensions-except=${EXTENSION_DIR}`,
-        `--load-extension=${EXTENSION_DIR}`,
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-gpu',
-        '--disable-quic',
-      ],
-    });
+    const context = await launchWithExtension(dir, { locale });
     await use(context);
     await context.close();
     await rm(dir, { recursive: true, force: true });

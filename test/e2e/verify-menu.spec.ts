@@ -56,12 +56,20 @@ test('"Verify with RAT" on a selection creates a run holding the selection and i
 });
 
 test('the context-menu item exists for selections', async ({ worker }) => {
-  // Creating the same id again fails only if the worker registered it at start-up.
-  const error = await worker.evaluate(
+  // update() fails with "Cannot find menu item" unless the worker registered the item.
+  const updateError = () =>
+    worker.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          chrome.contextMenus.update('ratify-verify', {}, () => resolve(chrome.runtime.lastError?.message ?? 'ok'));
+        }),
+    );
+  await expect.poll(updateError).toBe('ok');
+  const missing = await worker.evaluate(
     () =>
       new Promise<string>((resolve) => {
-        chrome.contextMenus.create({ id: 'ratify-verify', title: 'x', contexts: ['selection'] }, () => resolve(chrome.runtime.lastError?.message ?? ''));
+        chrome.contextMenus.update('no-such-item', {}, () => resolve(chrome.runtime.lastError?.message ?? 'ok'));
       }),
   );
-  expect(error).toMatch(/duplicate/i);
+  expect(missing).toMatch(/cannot find/i);
 });

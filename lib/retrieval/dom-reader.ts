@@ -1,0 +1,23 @@
+/** PageReader where the platform has DOMParser: the offscreen document (Chrome) and the
+ * background page (Firefox MV2). Parsed documents are inert: no scripts run, nothing loads. */
+import { extractReadable } from './extract';
+import type { PageReader, ReadablePage } from './page';
+import { hashText } from './text';
+
+export function createDomPageReader(): PageReader {
+  return {
+    async read(html: string, url: string): Promise<ReadablePage> {
+      const doc = new DOMParser().parseFromString(html, 'text/html');
+      // Relative links and Readability's URL handling need the page's own base.
+      if (!doc.querySelector('base')) {
+        const base = doc.createElement('base');
+        base.href = url;
+        doc.head?.prepend(base);
+      }
+      return extractReadable(doc, url, { hash: hashText(html) });
+    },
+  };
+}
+
+/** True where a DOMParser exists (not in an MV3 service worker). */
+export const hasDomParser = (): boolean => typeof DOMParser !== 'undefined';

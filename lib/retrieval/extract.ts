@@ -1,0 +1,112 @@
+/** Readable text from a DOM Document, the same code in the tab (reader script), in the offscreen
+ * document, on Firefox's background page and in Node (linkedom). Readability first; when it finds
+ * no article, the page's visible text. Form controls are never read: their values can hold
+ * passwords or card numbers, and they are not evidence anyway. */
+import { Readability } from '@mozilla/readability';
+import type { Heading, ReadablePage } from './page';
+import { hashText } from './text';
+
+const SKIP = new Set([
+  'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'INPUT', 'TEXTAREA', 'SELECT', 'OPTION', 'BUTTON',
+  'SVG', 'CANVAS', 'IFRAME', 'OBJECT', 'EMBED', 'HEAD', 'DATALIST', 'OUTPUT', 'MATH',
+]);
+const BLOCK = new Set([
+  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT',
+  'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER',
+  'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY', 'THEAD', 'TFOOT',
+  'TR', 'TD', 'TH', 'UL', 'CAPTION', 'BODY', 'HTML',
+]);
+/** In the visible-text fallback, page chrome is left out. */
+const CHROME = new Set(['NAV', 'FOOTER', 'ASIDE']);
+
+/** Hash of what a tab shows, cheap enough to compute on every read (no layout, no extraction). */
+export function contentHash(doc: Document): string {
+  return hashText(`${doc.title}\n${doc.body?.textContent ?? ''}`);
+}
+
+function hidden(el: Element): boolean {
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  const style = el.getAttribute('style');
+  if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
+  const type = el.getAttribute('type');
+  if (type && /password/i.test(type)) return true;
+  const ac = el.getAttribute('autocomplete');
+  return !!ac && /cc-|current-password|new-password/i.test(ac);
+}
+
+/** Text with one line per block and headings recorded with their offsets. */
+export function textFromNode(root: Node, opts: { skipChrome?: boolean } = {}): { text: string; headings: Heading[] } {
+  const lines: string[] = [];
+  const headings: Heading[] = [];
+  let offset = 0;
+  let buf = '';
+  const flush = (): string => {
+    const t = buf.replace(/\s+/g, ' ').trim();
+    buf = '';
+    if (t) {
+      lines.push(t);
+      offset += t.length + 1;
+    }
+    return t;
+  };
+  const walk = (node: Node): void => {
+    if (node.nodeType === 3) {
+      buf += node.nodeValue ?? '';
+      return;
+    }
+    if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) return;
+    const el = node as Element;
+    const tag = node.nodeType === 1 ? el.tagName.toUpperCase() : '';
+    if (tag) {
+      if (SKIP.has(tag) || hidden(el)) return;
+      if (opts.skipChrome && CHROME.has(tag)) return;
+    }
+    const block = BLOCK.has(tag);
+    const level = /^H([1-6])$/.exec(tag);
+    if (block) flush();
+    if (tag === 'PRE') {
+      for (const l of (el.textContent ?? '').split('\n')) {
+        buf = l;
+        flush();
+      }
+      return;
+    }
+    const at = offset;
+    for (let c = node.firstChild; c; c = c.nextSibling) walk(c);
+    if (block) {
+      const t = flush();
+      if (level && t) headings.push({ level: Number(level[1]), text: t, offset: at });
+    }
+  };
+  walk(root);
+  flush();
+  return { text: lines.join('\n'), headings };
+}
+
+export interface ExtractOptions {
+  /** Readability output shorter than this falls back to the visible text. */
+  minArticleChars?: number;
+  hash?: string;
+}
+
+export function extractReadable(doc: Document, url: string, opts: ExtractOptions = {}): ReadablePage {
+  const hash = opts.hash ?? contentHash(doc);
+  const lang = doc.documentElement?.getAttribute('lang') || undefined;
+  let title = (doc.title ?? '').trim();
+  let out: { text: string; headings: Heading[] } | undefined;
+  try {
+    // Readability changes the document it is given; the live page (and the fallback) must not see that.
+    const work = doc.cloneNode(true) as Document;
+    // serializer: keep the element instead of an HTML string, so no second parse is needed.
+    const article = new Readability<Element>(work, { serializer: (el) => el as Element }).parse();
+    if (article?.content) {
+      const t = textFromNode(article.content);
+      if (t.text.length >= (opts.minArticleChars ?? 200)) out = t;
+      if (article.title) title = article.title.trim();
+    }
+  } catch {
+    // Readability throws on some odd documents; the visible text below still serves.
+  }
+  out ??= textFromNode(doc.body ?? doc, { skipChrome: true });
+  return { url, hash, title: title || url, text: out.text, headings: out.headings, lang };
+}

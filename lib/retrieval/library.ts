@@ -1,0 +1,269 @@
+/** The library the pipeline retrieves from: the user's open tabs plus web search, cut into
+ * passages, ranked, de-duplicated. Every dependency is passed in, so the same code runs in the
+ * extension's worker, in Node tests and in the benchmark. */
+import type { PipelineSettings, PrivacySettings, SearchSettings } from '../settings/schema';
+import type { PageCache } from '../store/page-cache';
+import { dedupe } from './dedupe';
+import type { PageReader, ReadablePage } from './page';
+import { chunkPage } from './passages';
+import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeights } from './rank';
+import { providersFromSettings, type SearchHit, type SearchProvider } from './search';
+import { ProviderError as SearchProviderError } from './search/provider';
+import { isExcludedHost, mapLimit, readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
+import { documentUrl, squash } from './text';
+import type { Library, Origin, Passage, ProviderError, RetrieveRequest, RetrieveResult, SourceStatus } from './types';
+import { fetchReadable } from './web';
+
+export type EmbedFn = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
+
+export interface LibraryOptions {
+  search: SearchSettings;
+  privacy: PrivacySettings;
+  pipeline: Pick<PipelineSettings, 'passageChars' | 'passagesPerStep'>;
+  /** Open tabs; without it the library is web search only. */
+  tabs?: TabsAdapter;
+  /** Default: the providers enabled in `search`. Pass [] for tabs only. */
+  providers?: SearchProvider[];
+  /** Turns fetched result pages into text (offscreen document, DOMParser or linkedom). Without
+   * it, results that come without text (SearXNG, Brave) are represented by their snippets. */
+  reader?: PageReader;
+  fetch?: typeof fetch;
+  cache?: PageCache;
+  /** Dense ranking (the LLM client's embed); fused with the lexical ranking by rank. */
+  embed?: EmbedFn;
+  now?: () => number;
+  /** Verify mode: the page the selection came from is not evidence for itself. */
+  origin?: { tabId?: number; url?: string };
+  allowFiles?: boolean;
+  tabTimeoutMs?: number;
+  tabConcurrency?: number;
+  /** A fetched result page is reused from the cache for this long (default one day). */
+  webCacheTtlMs?: number;
+  weights?: Partial<RankWeights>;
+}
+
+export interface RatifyLibrary extends Library {
+  prepare(signal?: AbortSignal): Promise<SourceStatus[]>;
+  /** Passages indexed so far (tabs and fetched pages). */
+  readonly size: number;
+}
+
+/** Analyses by page version and passage size, shared by every library in this process, so a new
+ * run over the same tabs skips cutting and tokenizing. */
+const analyses = new Map<string, AnalyzedDoc>();
+const MAX_ANALYSES = 400;
+
+function analysisFor(page: ReadablePage, chars: number, origin: Origin, extra: { tabId?: number; provider?: string }, fields: Pick<RankWeights, 'title' | 'heading'>): AnalyzedDoc {
+  const key = `${origin}\n${extra.tabId ?? ''}\n${extra.provider ?? ''}\n${chars}\n${fields.title}/${fields.heading}\n${page.url}\n${page.hash}\n${page.title}`;
+  let a = analyses.get(key);
+  if (a) {
+    analyses.delete(key); // re-insert: most recently used last
+  } else {
+    const passages = chunkPage(page, { targetChars: chars, origin, ...extra });
+    a = analyzeDoc(page.url, page.title, passages, fields);
+  }
+  analyses.set(key, a);
+  while (analyses.size > MAX_ANALYSES) analyses.delete(analyses.keys().next().value as string);
+  return a;
+}
+
+/** Drops the shared analysis cache (tests and benchmarks measuring cold builds). */
+export function clearAnalysisCache(): void {
+  analyses.clear();
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).slice(0, 200);
+
+/** Search APIs take short queries; a long RAT step is cut at a word boundary. */
+export function searchQuery(q: string, max = 300): string {
+  const s = squash(q);
+  if (s.length <= max) return s;
+  const cut = s.lastIndexOf(' ', max);
+  return s.slice(0, cut > max / 2 ? cut : max);
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+export function createLibrary(opts: LibraryOptions): RatifyLibrary {
+  const now = opts.now ?? Date.now;
+  const fetchFn = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const providers = opts.providers ?? providersFromSettings(opts.search);
+  const index = new PassageIndex(opts.weights);
+  const chars = opts.pipeline.passageChars;
+  const originUrl = opts.origin?.url ? documentUrl(opts.origin.url) : undefined;
+  const embeddings = new Map<string, number[]>();
+  let prepared: Promise<SourceStatus[]> | undefined;
+  let preparedByCaller = false;
+  let tabStatusesReported = false;
+  const tabUrls = new Set<string>();
+
+  async function readOpenTabs(signal?: AbortSignal): Promise<SourceStatus[]> {
+    const adapter = opts.tabs;
+    if (!adapter) return [];
+    let tabs: TabInfo[];
+    try {
+      tabs = await adapter.list(opts.privacy.tabScope);
+    } catch (e) {
+      return [{ url: '', title: 'Open tabs', origin: 'tab', status: 'failed', reason: `could not list tabs: ${errorText(e)}` }];
+    }
+    const r = await readTabs(tabs, adapter, {
+      excludedDomains: opts.privacy.excludedDomains,
+      allowIncognito: opts.privacy.allowIncognito,
+      allowFiles: opts.allowFiles,
+      extensionOrigin: adapter.extensionOrigin,
+      originTabId: opts.origin?.tabId,
+      originUrl: opts.origin?.url,
+    }, { cache: opts.cache, signal, now, timeoutMs: opts.tabTimeoutMs, concurrency: opts.tabConcurrency });
+    for (const { tab, page } of r.pages) {
+      tabUrls.add(documentUrl(page.url));
+      index.add(analysisFor(page, chars, 'tab', { tabId: tab.id }, index.weights));
+    }
+    return r.statuses;
+  }
+
+  function prepare(signal?: AbortSignal, internal = false): Promise<SourceStatus[]> {
+    if (!internal) preparedByCaller = true;
+    // A failed or cancelled read can be retried by the next call.
+    prepared ??= readOpenTabs(signal).catch((e) => {
+      prepared = undefined;
+      throw e;
+    });
+    return prepared;
+  }
+
+  /** One provider's hits, with its failure (if any) as a provider error. */
+  async function searchOne(p: SearchProvider, query: string, signal: AbortSignal | undefined): Promise<{ hits: SearchHit[]; error?: ProviderError }> {
+    try {
+      const hits = await withTimeout(opts.search.timeoutMs, signal, (s) => p.search(query, { signal: s, limit: Math.max(1, opts.search.pagesPerQuery), fetch: fetchFn }));
+      return { hits };
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      const status = e instanceof SearchProviderError ? e.status : undefined;
+      return { hits: [], error: { provider: p.name, message: errorText(e), ...(status !== undefined ? { status } : {}) } };
+    }
+  }
+
+  async function readHit(hit: SearchHit, provider: string, signal: AbortSignal | undefined): Promise<{ page?: ReadablePage; status: SourceStatus }> {
+    const base = { url: hit.url, title: hit.title, origin: 'web' as const, provider };
+    if (hit.page?.text.trim()) return { page: hit.page, status: { ...base, status: 'read' } };
+    const cached = await opts.cache?.get(hit.url);
+    if (cached && now() - cached.storedAt < (opts.webCacheTtlMs ?? 86_400_000)) {
+      return { page: cached, status: { ...base, status: 'cached' } };
+    }
+    try {
+      const page = await withTimeout(opts.search.timeoutMs, signal, (s) => fetchReadable(hit.url, { fetch: fetchFn, reader: opts.reader, signal: s }));
+      if (!page.text.trim()) throw new Error('no readable text');
+      if (!page.title || page.title === page.url) page.title = hit.title;
+      await opts.cache?.put({ ...page, url: hit.url, storedAt: now() });
+      return { page: { ...page, url: hit.url }, status: { ...base, status: 'read' } };
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      // The snippet is still evidence (short, but from the result the provider chose).
+      if (hit.snippet) {
+        const page: ReadablePage = { url: hit.url, hash: `snippet:${hit.snippet.length}`, title: hit.title, text: hit.snippet, headings: [] };
+        return { page, status: { ...base, status: 'failed', reason: `${errorText(e)}; used the search snippet` } };
+      }
+      return { status: { ...base, status: 'failed', reason: errorText(e) } };
+    }
+  }
+
+  async function searchWeb(query: string, signal: AbortSignal | undefined): Promise<{ sources: SourceStatus[]; errors: ProviderError[] }> {
+    const sources: SourceStatus[] = [];
+    const errors: ProviderError[] = [];
+    if (!providers.length || !query.trim()) return { sources, errors };
+    const q = searchQuery(query);
+    const results = await Promise.all(providers.map((p) => searchOne(p, q, signal)));
+    const todo: { hit: SearchHit; provider: string }[] = [];
+    const seen = new Set<string>();
+    results.forEach((r, i) => {
+      if (r.error) errors.push(r.error);
+      for (const hit of r.hits) {
+        const key = documentUrl(hit.url);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // Already in the library as an open tab: that copy is what the user sees.
+        if (tabUrls.has(key)) continue;
+        const provider = providers[i].name;
+        const host = (() => {
+          try {
+            return new URL(hit.url).hostname;
+          } catch {
+            return '';
+          }
+        })();
+        if (originUrl && key === originUrl) {
+          sources.push({ url: hit.url, title: hit.title, origin: 'web', provider, status: 'skipped', reason: 'selection source' });
+        } else if (host && isExcludedHost(host, opts.privacy.excludedDomains)) {
+          sources.push({ url: hit.url, title: hit.title, origin: 'web', provider, status: 'skipped', reason: 'excluded domain' });
+        } else todo.push({ hit, provider });
+      }
+    });
+    const read = await mapLimit(todo, 4, ({ hit, provider }) => readHit(hit, provider, signal));
+    for (const { page, status } of read) {
+      sources.push(status);
+      if (page) index.add(analysisFor({ ...page, url: status.url }, chars, 'web', { provider: status.provider }, index.weights));
+    }
+    return { sources, errors };
+  }
+
+  async function denseRerank(query: string, ranked: Passage[], signal: AbortSignal | undefined): Promise<Passage[]> {
+    const embed = opts.embed;
+    if (!embed || ranked.length < 2) return ranked;
+    const missing = ranked.filter((p) => !embeddings.has(p.id));
+    const vecs = await embed([query, ...missing.map((p) => `${p.title}\n${p.text}`)], signal);
+    if (vecs.length !== missing.length + 1) throw new Error(`embeddings: expected ${missing.length + 1} vectors, got ${vecs.length}`);
+    missing.forEach((p, i) => embeddings.set(p.id, vecs[i + 1]));
+    const qv = vecs[0];
+    const dense = [...ranked].sort((a, b) => cosine(qv, embeddings.get(b.id) ?? []) - cosine(qv, embeddings.get(a.id) ?? []));
+    return fuseByRank([ranked, dense], (p) => p.id);
+  }
+
+  return {
+    get size() {
+      return index.size;
+    },
+    prepare: (signal?: AbortSignal) => prepare(signal),
+    async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
+      const sources: SourceStatus[] = [];
+      const errors: ProviderError[] = [];
+      const k = Math.max(1, req.k || opts.pipeline.passagesPerStep);
+      // Tabs and the web in parallel; tab statuses go into the trace here only when nobody
+      // called prepare() (which returns them itself).
+      const [tabStatuses, web] = await Promise.all([
+        opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]),
+        searchWeb(req.query, req.signal),
+      ]);
+      if (!preparedByCaller && !tabStatusesReported) sources.push(...tabStatuses);
+      tabStatusesReported = true;
+      sources.push(...web.sources);
+      errors.push(...web.errors);
+      if (req.signal?.aborted) throw req.signal.reason instanceof Error ? req.signal.reason : new Error('aborted');
+
+      const seed = (req.round ?? 1) > 1 ? req.seed : undefined;
+      let ranked = index
+        .search(req.query, { k: k * 4, seed, exclude: req.seed ? new Set(req.seed.map((p) => p.id)) : undefined })
+        .map((s) => s.passage)
+        .filter((p) => !originUrl || documentUrl(p.url) !== originUrl);
+      if (opts.embed) {
+        try {
+          ranked = await denseRerank(req.query, ranked.slice(0, Math.max(30, k * 4)), req.signal);
+        } catch (e) {
+          if (req.signal?.aborted) throw e;
+          errors.push({ provider: 'embeddings', message: errorText(e) });
+        }
+      }
+      const passages = dedupe(ranked, (p) => p.text, k);
+      return { passages, sources, errors };
+    },
+  };
+}

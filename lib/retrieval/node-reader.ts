@@ -1,0 +1,15 @@
+/** PageReader for Node (tests, benchmark, CLI): linkedom gives the DOM that extractReadable needs. */
+import { parseHTML } from 'linkedom';
+import { extractReadable } from './extract';
+import type { PageReader, ReadablePage } from './page';
+import { hashText } from './text';
+
+export function createNodePageReader(): PageReader {
+  return {
+    async read(html: string, url: string): Promise<ReadablePage> {
+      // linkedom's types are its own DOM classes; they implement the parts of Document used here.
+      const { document } = parseHTML(html) as unknown as { document: Document };
+      return extractReadable(document, url, { hash: hashText(html) });
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/** The readable text of one page (an open tab or a fetched search result): what the tabs reader
+ * and the page readers produce, what the page cache stores, what passages are cut from. */
+
+export interface Heading {
+  level: number;
+  text: string;
+  /** Character offset of the heading line in `text`. */
+  offset: number;
+}
+
+export interface ReadablePage {
+  url: string;
+  /** Hash of the content the text was extracted from (tab: title + body text; web: the HTML). */
+  hash: string;
+  title: string;
+  text: string;
+  headings: Heading[];
+  lang?: string;
+}
+
+/** Turns HTML into a ReadablePage. Node: linkedom; Firefox background page: DOMParser; Chrome
+ * worker: a message round trip to the offscreen document (lib/browser/offscreen-reader.ts). */
+export interface PageReader {
+  read(html: string, url: string, signal?: AbortSignal): Promise<ReadablePage>;
+}
+
+/** Plain text whose sections are marked as MediaWiki "explaintext" does ("== Heading ==") or as
+ * Markdown does ("## Heading"), e.g. Wikipedia extracts and Tavily raw content. Turns the markers
+ * into plain heading lines with offsets. */
+export function pageFromMarkedText(url: string, title: string, raw: string, hash: string, lang?: string): ReadablePage {
+  const headings: Heading[] = [];
+  const lines: string[] = [];
+  let offset = 0;
+  for (const line of raw.split('\n')) {
+    const t = line.trim();
+    if (!t) continue;
+    const h = /^(={2,6})\s*(.*?)\s*={2,6}$/.exec(t) ?? /^(#{1,6})\s+(.*?)\s*#*$/.exec(t);
+    const text = h ? h[2] : t;
+    if (!text) continue;
+    if (h) headings.push({ level: h[1].length, text, offset });
+    lines.push(text);
+    offset += text.length + 1;
+  }
+  return { url, hash, title, text: lines.join('\n'), headings, lang };
+}

@@ -1,0 +1,145 @@
+/** Cuts a page's readable text into sentence-bounded passages. Sentences come from
+ * Intl.Segmenter, which also handles scripts without spaces (Chinese, Japanese) and RTL text. */
+import type { Origin, Passage } from './types';
+import type { Heading, ReadablePage } from './page';
+import { hashText } from './text';
+
+export interface ChunkOptions {
+  /** Target passage size in characters (PipelineSettings.passageChars). */
+  targetChars: number;
+  origin: Origin;
+  tabId?: number;
+  provider?: string;
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+function segmenter(lang: string | undefined): Intl.Segmenter {
+  const key = lang || 'en';
+  let s = segmenters.get(key);
+  if (!s) {
+    try {
+      s = new Intl.Segmenter(key, { granularity: 'sentence' });
+    } catch {
+      s = new Intl.Segmenter('en', { granularity: 'sentence' });
+    }
+    segmenters.set(key, s);
+  }
+  return s;
+}
+
+/** V8's segmenter slows down sharply on long inputs (≈quadratic), so long lines are fed in
+ * windows of about this size, resuming at the last sentence start of each window. */
+const WINDOW = 1000;
+
+/** Sentence spans [start, end) in `text`, trimmed of surrounding whitespace. Lines ("\n") always
+ * end a sentence: they are block boundaries from extraction. */
+export function sentenceSpans(text: string, lang?: string): [number, number][] {
+  const seg = segmenter(lang);
+  const out: [number, number][] = [];
+  const push = (s: number, e: number) => {
+    while (s < e && /\s/.test(text[s])) s++;
+    while (e > s && /\s/.test(text[e - 1])) e--;
+    if (e > s) out.push([s, e]);
+  };
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    let pos = lineStart;
+    while (pos < lineEnd) {
+      if (lineEnd - pos <= WINDOW * 1.5) {
+        for (const s of seg.segment(text.slice(pos, lineEnd))) push(pos + s.index, pos + s.index + s.segment.length);
+        break;
+      }
+      const chunk = text.slice(pos, pos + WINDOW);
+      const parts = [...seg.segment(chunk)];
+      // Keep all but the last sentence of the window (it may be cut); resume where it starts.
+      if (parts.length > 1) {
+        for (const s of parts.slice(0, -1)) push(pos + s.index, pos + s.index + s.segment.length);
+        pos += parts[parts.length - 1].index;
+      } else {
+        // One sentence longer than the window: cut it at a space (or anywhere, for CJK).
+        const sp = chunk.lastIndexOf(' ');
+        const cut = sp > WINDOW / 2 ? sp + 1 : WINDOW;
+        push(pos, pos + cut);
+        pos += cut;
+      }
+    }
+    lineStart = lineEnd + 1;
+  }
+  return out;
+}
+
+/** Heading path (outermost first) in force at `offset`. */
+function headingPathAt(headings: Heading[], offset: number): string[] {
+  const stack: Heading[] = [];
+  for (const h of headings) {
+    if (h.offset > offset) break;
+    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
+    stack.push(h);
+  }
+  return stack.map((h) => h.text);
+}
+
+/** Stable: the same URL, content and offsets give the same id in every run. */
+export function passageId(url: string, hash: string, start: number, end: number): string {
+  return `p${hashText(`${url}\n${hash}\n${start}-${end}`)}`;
+}
+
+/** Splits a sentence longer than `max` at spaces (or anywhere, for scripts without spaces). */
+function splitLong(text: string, [s, e]: [number, number], max: number): [number, number][] {
+  const out: [number, number][] = [];
+  while (e - s > max) {
+    const sp = text.lastIndexOf(' ', s + max);
+    const cut = sp > s + max / 2 ? sp : s + max;
+    out.push([s, cut]);
+    s = cut;
+    while (s < e && text[s] === ' ') s++;
+  }
+  if (e > s) out.push([s, e]);
+  return out;
+}
+
+export function chunkPage(page: ReadablePage, opts: ChunkOptions): Passage[] {
+  const { text } = page;
+  const target = Math.max(80, opts.targetChars);
+  const sentences = sentenceSpans(text, page.lang).flatMap((sp) => splitLong(text, sp, Math.round(target * 1.5)));
+  const headingStarts = new Set(page.headings.map((h) => h.offset));
+  const out: Passage[] = [];
+  let cur: [number, number] | undefined;
+  const emit = () => {
+    if (!cur) return;
+    const [start, end] = cur;
+    out.push({
+      id: passageId(page.url, page.hash, start, end),
+      url: page.url,
+      title: page.title,
+      origin: opts.origin,
+      text: text.slice(start, end),
+      headingPath: headingPathAt(page.headings, start),
+      start,
+      end,
+      ...(opts.tabId !== undefined ? { tabId: opts.tabId } : {}),
+      ...(opts.provider ? { provider: opts.provider } : {}),
+    });
+    cur = undefined;
+  };
+  let onlyHeading = false;
+  for (const [s, e] of sentences) {
+    const isHeading = headingStarts.has(s);
+    // A heading starts a new passage, so each passage sits under one heading path; a heading
+    // with nothing under it before the next one is dropped rather than made a passage.
+    if (cur && isHeading) {
+      if (onlyHeading) cur = undefined;
+      else emit();
+    } else if (cur && e - cur[0] > target && (cur[1] - cur[0] >= target * 0.4 || e - cur[0] > target * 1.5)) {
+      // A short passage absorbs the next sentence rather than stand alone (within 1.5 × target).
+      emit();
+    }
+    if (cur) cur[1] = e;
+    else cur = [s, e];
+    onlyHeading = isHeading && cur[0] === s;
+  }
+  emit();
+  return out;
+}

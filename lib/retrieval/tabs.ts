@@ -1,0 +1,218 @@
+/** Open tabs as a library: which tabs may be read (privacy rules), and reading them with bounded
+ * concurrency, a per-tab time-out and a status per tab for the run's trace. Browser access sits
+ * behind `TabsAdapter` (lib/browser/tabs-adapter.ts in the extension, fakes in tests). */
+import type { PageCache } from '../store/page-cache';
+import type { ReadablePage } from './page';
+import type { SourceStatus } from './types';
+import { documentUrl } from './text';
+
+export interface TabInfo {
+  id: number;
+  windowId?: number;
+  url: string;
+  title: string;
+  incognito?: boolean;
+  /** Unloaded to save memory: reading it would reload it, so it is left alone. */
+  discarded?: boolean;
+}
+
+export type TabRead =
+  /** The tab's content hash equals the one passed in: the cached text is still good. */
+  | { kind: 'unchanged'; hash: string }
+  | { kind: 'page'; page: ReadablePage };
+
+export interface TabsAdapter {
+  /** Tabs of the current window (`window`) or of all windows (`all`). */
+  list(scope: 'window' | 'all'): Promise<TabInfo[]>;
+  /** Reads one tab's readable text; `knownHash` lets the tab answer "unchanged" cheaply. */
+  read(tab: TabInfo, opts: { knownHash?: string; signal: AbortSignal }): Promise<TabRead>;
+  /** The extension's own origin (chrome-extension://id), whose pages are never evidence. */
+  readonly extensionOrigin?: string;
+}
+
+export interface TabRules {
+  excludedDomains: string[];
+  allowIncognito: boolean;
+  /** file:// pages are local documents; read only when the user allows it. */
+  allowFiles?: boolean;
+  extensionOrigin?: string;
+  /** Verify mode: the page the selection came from is not evidence for itself. */
+  originTabId?: number;
+  originUrl?: string;
+}
+
+/** Hosts where extensions may not run scripts, so reading would only fail. */
+const LOCKED_HOSTS = ['chromewebstore.google.com', 'chrome.google.com/webstore', 'addons.mozilla.org', 'microsoftedge.microsoft.com/addons'];
+
+/** "example.com", "*.example.com", "https://example.com/path" → "example.com". */
+export function normalizeDomain(d: string): string {
+  let s = d.trim().toLowerCase();
+  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^\*\./, '').replace(/^\.+/, '');
+  s = s.split(/[/?#]/)[0].replace(/:\d+$/, '');
+  return s;
+}
+
+export function isExcludedHost(host: string, excluded: string[]): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return excluded.some((raw) => {
+    const d = normalizeDomain(raw);
+    return !!d && (h === d || h.endsWith(`.${d}`));
+  });
+}
+
+/** Why a tab may not be read, or undefined when it may. */
+export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(tab.url);
+  } catch {
+    return 'no readable URL';
+  }
+  const origin = rules.extensionOrigin?.replace(/\/$/, '');
+  if (origin && tab.url.startsWith(origin)) return 'extension page';
+  if (u.protocol === 'chrome-extension:' || u.protocol === 'moz-extension:' || u.protocol === 'extension:') return 'extension page';
+  if (u.protocol === 'file:') {
+    if (!rules.allowFiles) return 'local file';
+  } else if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'browser page';
+  if (LOCKED_HOSTS.some((h) => `${u.host}${u.pathname}`.startsWith(h))) return 'browser page';
+  if (rules.originTabId !== undefined && tab.id === rules.originTabId) return 'selection source';
+  if (rules.originUrl && documentUrl(tab.url) === documentUrl(rules.originUrl)) return 'selection source';
+  if (tab.incognito && !rules.allowIncognito) return 'incognito';
+  if (u.hostname && isExcludedHost(u.hostname, rules.excludedDomains)) return 'excluded domain';
+  if (tab.discarded) return 'discarded tab';
+  return undefined;
+}
+
+export interface ReadTabsOptions {
+  cache?: PageCache;
+  concurrency?: number;
+  timeoutMs?: number;
+  /** At most this many tabs are read (the rest are reported as skipped). */
+  maxTabs?: number;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+export interface TabPage {
+  tab: TabInfo;
+  page: ReadablePage;
+}
+
+export interface TabsReadResult {
+  pages: TabPage[];
+  statuses: SourceStatus[];
+}
+
+export class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`time-out after ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`}`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** Runs `fn` with its own signal that aborts on the outer signal or after `ms`. */
+export async function withTimeout<T>(ms: number, outer: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctl = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onAbort = () => ctl.abort(outer?.reason);
+  outer?.addEventListener('abort', onAbort, { once: true });
+  if (outer?.aborted) ctl.abort(outer.reason);
+  try {
+    return await Promise.race([
+      fn(ctl.signal),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const e = new TimeoutError(ms);
+          ctl.abort(e);
+          reject(e);
+        }, ms);
+        ctl.signal.addEventListener('abort', () => reject(ctl.signal.reason instanceof Error ? ctl.signal.reason : new Error('aborted')), { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e)).slice(0, 200);
+
+/** Filters the tabs, then reads the allowed ones (cache first). Never throws for one tab. */
+export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: TabRules, opts: ReadTabsOptions = {}): Promise<TabsReadResult> {
+  const now = opts.now ?? Date.now;
+  const statuses: SourceStatus[] = [];
+  const status = (tab: TabInfo, s: SourceStatus['status'], reason?: string) =>
+    statuses.push({ url: tab.url, title: tab.title, origin: 'tab', status: s, tabId: tab.id, ...(reason ? { reason } : {}) });
+
+  const toRead: TabInfo[] = [];
+  const seen = new Map<string, number>();
+  const fullRules = { ...rules, extensionOrigin: rules.extensionOrigin ?? adapter.extensionOrigin };
+  for (const tab of tabs) {
+    const why = skipReason(tab, fullRules);
+    if (why) {
+      status(tab, 'skipped', why);
+      continue;
+    }
+    const key = documentUrl(tab.url);
+    const dup = seen.get(key);
+    if (dup !== undefined) {
+      status(tab, 'skipped', `same page as tab ${dup}`);
+      continue;
+    }
+    seen.set(key, tab.id);
+    if (toRead.length >= (opts.maxTabs ?? 200)) {
+      status(tab, 'skipped', 'too many tabs');
+      continue;
+    }
+    toRead.push(tab);
+  }
+
+  const pages: TabPage[] = [];
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  await mapLimit(toRead, opts.concurrency ?? 4, async (tab) => {
+    if (opts.signal?.aborted) {
+      status(tab, 'skipped', 'cancelled');
+      return;
+    }
+    try {
+      const cached = await opts.cache?.get(tab.url);
+      const r = await withTimeout(timeoutMs, opts.signal, (signal) => adapter.read(tab, { knownHash: cached?.hash, signal }));
+      let page: ReadablePage;
+      if (r.kind === 'unchanged') {
+        if (!cached || cached.hash !== r.hash) throw new Error('tab reported unchanged without a cached copy');
+        page = { url: cached.url, hash: cached.hash, title: cached.title, text: cached.text, headings: cached.headings, lang: cached.lang };
+      } else {
+        page = { ...r.page, url: tab.url };
+        if (page.text.trim()) await opts.cache?.put({ ...page, storedAt: now() });
+      }
+      if (!page.text.trim()) {
+        status(tab, 'skipped', 'no readable text');
+        return;
+      }
+      if (!page.title) page.title = tab.title;
+      pages.push({ tab, page });
+      status(tab, r.kind === 'unchanged' ? 'cached' : 'read');
+    } catch (e) {
+      status(tab, opts.signal?.aborted ? 'skipped' : 'failed', opts.signal?.aborted ? 'cancelled' : message(e));
+    }
+  });
+  // Keep tab order (reads finish in any order) so passages and the trace are deterministic.
+  const order = new Map(tabs.map((t, i) => [t.id, i]));
+  pages.sort((a, b) => (order.get(a.tab.id) ?? 0) - (order.get(b.tab.id) ?? 0));
+  statuses.sort((a, b) => (order.get(a.tabId ?? -1) ?? 0) - (order.get(b.tabId ?? -1) ?? 0));
+  return { pages, statuses };
+}
