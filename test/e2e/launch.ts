@@ -34,6 +34,9 @@ export function launchWithExtension(userDataDir: string, { locale, extraArgs = [
       '--no-first-run',
       '--disable-gpu',
       '--disable-quic',
+      // Fixture hosts with real-looking names (e.g. mybank.test for the excluded-domains rule)
+      // all resolve to this machine; nothing leaves it.
+      '--host-resolver-rules=MAP *.test 127.0.0.1',
       ...extraArgs,
     ],
   });
