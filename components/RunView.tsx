@@ -14,12 +14,16 @@ export interface RunActions {
   onClearMarks?(tabId: number): void;
 }
 
-export function gateLine(g: GateDecision): string {
-  const label = g.label[0].toUpperCase() + g.label.slice(1);
+export function gateLine(t: T, g: GateDecision, run: Pick<Run, 'mode' | 'input'>): string {
+  const label = t(`clarity_${g.label}`);
   const cmp = g.beta < g.betaThreshold ? '<' : '≥';
-  const action = g.retrieve ? 'checking sources' : 'answering directly';
-  let line = `${label} · confidence ${g.beta.toFixed(2)} ${cmp} ${g.betaThreshold.toFixed(2)} → ${action}`;
-  if (g.rewritten) line += ` · rewritten: “${g.rewritten}”`;
+  let action: string;
+  if (!g.retrieve) action = t('gateDirect');
+  else if (run.mode === 'verify') action = t('gateVerifyAlways');
+  else if (run.input.forceRetrieval) action = t('gateForced');
+  else action = t('gateRetrieve');
+  let line = `${label} · ${t('confidence')} ${g.beta.toFixed(2)} ${cmp} ${g.betaThreshold.toFixed(2)} → ${action}`;
+  if (g.rewritten) line += ` · ${t('rewrittenAs')} “${g.rewritten}”`;
   return line;
 }
 
@@ -61,7 +65,7 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
 
       {run.gate && (
         <p className="gate small" data-testid="gate-line">
-          {gateLine(run.gate)}
+          {gateLine(t, run.gate, run)}
           {run.gate.subQuestions && (
             <ul>
               {run.gate.subQuestions.map((q) => (
@@ -93,14 +97,15 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
 
       {run.steps.length > 0 && <Trace run={run} />}
 
-      {run.corrected && (
-        <section aria-label={t('correctedText')}>
+      {run.mode === 'verify' && (run.answer || run.corrected) && (
+        <section aria-label={t('correctedText')} data-testid="corrected">
           <h3>{t('correctedText')}</h3>
-          <SafeMarkdown text={run.corrected} sources={run.sources} onCite={actions.onOpenSource} />
+          {/* `answer` keeps the citation markers; `corrected` is the same text without them. */}
+          <SafeMarkdown text={run.answer || run.corrected || ''} sources={run.sources} onCite={actions.onOpenSource} />
         </section>
       )}
 
-      {run.answer && (
+      {run.mode === 'ask' && run.answer && (
         <section aria-label={t('answer')} data-testid="answer">
           <h3>{t('answer')}</h3>
           <SafeMarkdown text={run.answer} sources={run.sources} onCite={actions.onOpenSource} />
@@ -149,17 +154,19 @@ function Claims({ run, onOpenSource }: { run: Run; onOpenSource: (s: Source) => 
       <ul className="claims">
         {run.claims!.map((c, i) => (
           <li key={i} data-claim-verdict={c.verdict}>
-            <VerdictBadge verdict={c.verdict} /> <span>{c.claim}</span>
+            <div className="claim-line">
+              <VerdictBadge verdict={c.verdict} /> <span>{c.claim}</span>{' '}
+              {c.sources.map((n) => {
+                const s = run.sources.find((x) => x.n === n);
+                return s ? (
+                  <button key={n} type="button" className="cite" aria-label={`Source ${n}: ${s.title}`} onClick={() => onOpenSource(s)}>
+                    {n}
+                  </button>
+                ) : null;
+              })}
+            </div>
             {c.corrected && c.verdict !== 'supported' && <p className="correction">→ {c.corrected}</p>}
-            {c.explanation && <p className="small muted">{c.explanation}</p>}
-            {c.sources.map((n) => {
-              const s = run.sources.find((x) => x.n === n);
-              return s ? (
-                <button key={n} type="button" className="cite" aria-label={`Source ${n}: ${s.title}`} onClick={() => onOpenSource(s)}>
-                  {n}
-                </button>
-              ) : null;
-            })}
+            {c.explanation && <p className="small muted explanation">{c.explanation}</p>}
           </li>
         ))}
       </ul>

@@ -135,6 +135,15 @@ const en = {
   passagesLabel: 'Passages per step',
   customProvider: 'Custom (OpenAI-compatible)',
   builtinProvider: 'This browser’s built-in model (on-device)',
+  clarity_clear: 'Clear',
+  clarity_incomplete: 'Incomplete',
+  clarity_ambiguous: 'Ambiguous',
+  confidence: 'confidence',
+  gateDirect: 'answering directly',
+  gateRetrieve: 'checking sources',
+  gateVerifyAlways: 'checking sources (verification always does)',
+  gateForced: 'checking sources (as asked)',
+  rewrittenAs: 'rewritten as',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -275,6 +284,15 @@ const zhCN: Messages = {
   passagesLabel: '每步段落数',
   customProvider: '自定义（兼容 OpenAI）',
   builtinProvider: '浏览器内置模型（在本机运行）',
+  clarity_clear: '清晰',
+  clarity_incomplete: '不完整',
+  clarity_ambiguous: '有歧义',
+  confidence: '置信度',
+  gateDirect: '直接回答',
+  gateRetrieve: '查证来源',
+  gateVerifyAlways: '查证来源（核查总会查证）',
+  gateForced: '查证来源（按你的要求）',
+  rewrittenAs: '改写为',
 };
 
 export const MESSAGES: Record<'en' | 'zh-CN', Messages> = { en, 'zh-CN': zhCN };

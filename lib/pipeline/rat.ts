@@ -390,6 +390,9 @@ export function buildSources(
   aliases: AliasMap,
   extra?: FinalOutput['last'],
   onDrop?: (alias: string) => void,
+  /** Number the steps' citations before the text's markers (verify mode: sources follow the
+   * order of the claims, which is how the panel lists them). */
+  stepsFirst = false,
 ): { markdown: string; sources: Source[]; list: SourceList } {
   const run = ctx.run();
   const byId = passagesById(run);
@@ -400,12 +403,16 @@ export function buildSources(
     return '';
   };
   const list = new SourceList();
+  const numberSteps = () => {
+    for (const s of steps)
+      for (const id of s.citations) {
+        const p = byId.get(id);
+        if (p) list.number(p, quoteOf(id));
+      }
+  };
+  if (stepsFirst) numberSteps();
   const markdown = renumberMarkers(raw, aliases, (p) => list.number(p, quoteOf(p.id)), (a) => onDrop?.(a));
-  for (const s of steps)
-    for (const id of s.citations) {
-      const p = byId.get(id);
-      if (p) list.number(p, quoteOf(id));
-    }
+  if (!stepsFirst) numberSteps();
   return { markdown: markdown.trim(), sources: list.list, list };
 }
 

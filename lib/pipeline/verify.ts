@@ -124,8 +124,13 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
 }
 
 function emitResult(ctx: Ctx, raw: string, aliases: FinalOutput['aliases'], last?: FinalOutput['last']): void {
-  const { markdown, sources, list } = buildSources(ctx, raw, aliases, last, (alias) =>
-    ctx.emit({ type: 'citation-dropped', index: last?.index ?? -1, passageId: alias, reason: 'unknown-id' }),
+  const { markdown, sources, list } = buildSources(
+    ctx,
+    raw,
+    aliases,
+    last,
+    (alias) => ctx.emit({ type: 'citation-dropped', index: last?.index ?? -1, passageId: alias, reason: 'unknown-id' }),
+    true,
   );
   const claims: ClaimResult[] = stepsOfPart(ctx.run(), undefined).map((st) => {
     // The last claim's outcome is not in the run yet (its step-done follows this result).

@@ -21,6 +21,8 @@ test('history: reopen a run without re-running it, search, delete one, clear all
   const items = panel.locator('.history-list li');
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText('How tall is Mount Fuji?'); // newest first
+  await panel.setViewportSize({ width: 420, height: 360 });
+  await panel.screenshot({ path: 'docs/screenshots/panel-history.png' });
 
   await panel.getByRole('searchbox', { name: 'Search history' }).fill('mona');
   await expect(items).toHaveCount(1);

@@ -9,6 +9,8 @@ test('options: save an endpoint and test the connection', async ({ context, exte
   await page.getByLabel('Model', { exact: true }).fill('fake-llm');
   await page.getByRole('button', { name: 'Test connection' }).click();
   await expect(page.getByTestId('test-ok')).toContainText('Connected: fake-llm answered');
+  await page.setViewportSize({ width: 760, height: 900 });
+  await page.screenshot({ path: 'docs/screenshots/options.png' });
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('saved')).toBeVisible();
 
