@@ -10,12 +10,15 @@ const DATA = new URL('../../../shared/data/hotpotqa-dev-distractor-500.jsonl', i
 describe.skipIf(!existsSync(DATA))('retrieval recall on HotpotQA distractor (500)', () => {
   it('holds the measured recall', async () => {
     const r = await runRecall(loadHotpot(DATA));
-    // Measured: one round 0.823 / 0.938 / 0.658, MRR 0.961; two rounds 0.872 / 0.974 / 0.768.
-    expect(r.oneRound.recallAt2).toBeGreaterThanOrEqual(0.81);
-    expect(r.oneRound.recallAt5).toBeGreaterThanOrEqual(0.93);
-    expect(r.oneRound.mrr).toBeGreaterThanOrEqual(0.95);
-    expect(r.twoRounds.recallAt2).toBeGreaterThanOrEqual(0.86);
-    expect(r.twoRounds.recallAt5).toBeGreaterThanOrEqual(0.965);
-    expect(r.twoRounds.allGoldAt2).toBeGreaterThanOrEqual(0.75);
+    // Measured: one round 0.889 / 0.976 / 0.790, MRR 0.966; two rounds 0.891 / 0.978 / 0.800.
+    // ("One round" is one retrieve() call; inside it the ranker already follows the titles its
+    // best passage names, see RankWeights.link.)
+    expect(r.oneRound.recallAt2).toBeGreaterThanOrEqual(0.88);
+    expect(r.oneRound.recallAt5).toBeGreaterThanOrEqual(0.972);
+    expect(r.oneRound.allGoldAt2).toBeGreaterThanOrEqual(0.78);
+    expect(r.oneRound.mrr).toBeGreaterThanOrEqual(0.96);
+    expect(r.twoRounds.recallAt2).toBeGreaterThanOrEqual(0.88);
+    expect(r.twoRounds.recallAt5).toBeGreaterThanOrEqual(0.972);
+    expect(r.twoRounds.allGoldAt2).toBeGreaterThanOrEqual(0.79);
   });
 });

@@ -23,13 +23,17 @@ export function similarity(a: Set<string>, b: Set<string>): { jaccard: number; c
   return { jaccard: union ? inter / union : 1, containment: small.size ? inter / small.size : 1 };
 }
 
-export interface DedupeOptions {
+export interface DedupeOptions<T = unknown> {
   jaccard?: number;
   containment?: number;
+  /** True when `a` should stand for its group instead of `b`, which ranked higher (e.g. the copy
+   * in an open tab over the same text found on the web: the user sees it and a citation can
+   * focus it). The group keeps `b`'s place in the order. */
+  prefer?: (a: T, b: T) => boolean;
 }
 
 /** Keeps the first of each group of near-duplicates (callers pass the list best first), up to `k`. */
-export function dedupe<T>(items: T[], text: (t: T) => string, k: number, opts: DedupeOptions = {}): T[] {
+export function dedupe<T>(items: T[], text: (t: T) => string, k: number, opts: DedupeOptions<T> = {}): T[] {
   const jt = opts.jaccard ?? 0.6;
   const ct = opts.containment ?? 0.8;
   const kept: { item: T; sh: Set<string>; exact: string }[] = [];
@@ -37,13 +41,17 @@ export function dedupe<T>(items: T[], text: (t: T) => string, k: number, opts: D
     if (kept.length >= k) break;
     const t = text(item);
     const exact = hashText(t.replace(/\s+/g, ' ').trim().toLowerCase());
-    if (kept.some((x) => x.exact === exact)) continue;
     const sh = shingles(t);
-    if (kept.some((x) => {
+    const dup = kept.findIndex((x) => {
+      if (x.exact === exact) return true;
       const s = similarity(sh, x.sh);
       // Containment only means something for passages with a few shingles of their own.
       return s.jaccard >= jt || (Math.min(sh.size, x.sh.size) >= 5 && s.containment >= ct);
-    })) continue;
+    });
+    if (dup >= 0) {
+      if (opts.prefer?.(item, kept[dup].item)) kept[dup] = { item, sh, exact };
+      continue;
+    }
     kept.push({ item, sh, exact });
   }
   return kept.map((x) => x.item);

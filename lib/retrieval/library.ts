@@ -262,7 +262,8 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
           errors.push({ provider: 'embeddings', message: errorText(e) });
         }
       }
-      const passages = dedupe(ranked, (p) => p.text, k);
+      // Near-duplicates (the same article open in a tab and found on the web) keep the tab copy.
+      const passages = dedupe(ranked, (p) => p.text, k, { prefer: (a, b) => a.origin === 'tab' && b.origin !== 'tab' });
       return { passages, sources, errors };
     },
   };

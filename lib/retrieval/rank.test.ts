@@ -3,7 +3,7 @@ import { dedupe } from './dedupe';
 import type { ReadablePage } from './page';
 import { chunkPage } from './passages';
 import { analyzeDoc, fuseByRank, PassageIndex } from './rank';
-import { tokenize } from './tokenize';
+import { tokenize, tokenizeCased } from './tokenize';
 
 function index(docs: { title: string; text: string; lang?: string }[]): PassageIndex {
   const idx = new PassageIndex();
@@ -23,6 +23,12 @@ describe('tokenizer', () => {
     expect(tokenize('Two ponies and three boxes')).toEqual(['two', 'pony', 'three', 'box']);
     expect(tokenize('青蒿素')).toEqual(['青蒿', '蒿素']);
     expect(tokenize('屠呦呦 Nobel')).toEqual(['屠呦', '呦呦', 'nobel']);
+  });
+  it('marks words written with a capital (or as a number), for names in a question', () => {
+    expect(tokenizeCased('Which film did Tim Burton make in 1994 in 東京?')).toEqual({
+      tokens: ['film', 'tim', 'burton', 'make', '1994', '東京'],
+      caps: [false, true, true, false, true, false],
+    });
   });
 });
 
@@ -67,6 +73,52 @@ describe('ranking', () => {
     expect(titles(r1).slice(0, 2)).not.toContain('Shirley Temple');
     expect(titles(r2).slice(0, 2)).toContain('Shirley Temple');
     expect(r2.map((x) => x.passage.id)).not.toContain(r1[0].passage.id);
+  });
+
+  it('within one round, brings in the page the best passage names, never above that passage', () => {
+    const docs = [
+      { title: 'Kiss and Tell (1945 film)', text: 'Kiss and Tell is a 1945 American comedy film starring then 17-year-old Shirley Temple as Corliss Archer.' },
+      { title: 'Shirley Temple', text: 'Shirley Temple Black was an actress, singer, dancer and diplomat who served as Chief of Protocol of the United States.' },
+      { title: 'Lord High Treasurer', text: 'The Lord High Treasurer was a government position in England.' },
+      ...['Volcano', 'Cricket', 'Opera', 'Glacier'].map((t) => ({ title: t, text: `${t} is a topic with its own history, its own people and its own places.` })),
+    ];
+    const q = 'What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?';
+    const without = new PassageIndex({ link: 0 });
+    const withLink = new PassageIndex();
+    for (const d of docs) {
+      const url = `https://w.example/${encodeURIComponent(d.title)}`;
+      const page: ReadablePage = { url, hash: 'h', title: d.title, text: d.text, headings: [] };
+      const a = analyzeDoc(url, d.title, chunkPage(page, { targetChars: 600, origin: 'tab' }));
+      without.add(a);
+      withLink.add(a);
+    }
+    expect(titles(without.search(q, { k: 4 })).slice(0, 2)).not.toContain('Shirley Temple');
+    expect(titles(withLink.search(q, { k: 4 })).slice(0, 2)).toEqual(['Kiss and Tell (1945 film)', 'Shirley Temple']);
+  });
+
+  it('fills the first two places with two named things, not two pages about the first', () => {
+    const idx = index([
+      { title: 'Scott Derrickson', text: 'Scott Derrickson (born July 16, 1966) is a director, screenwriter and producer. He grew up in Denver, studied humanities and literature, and later made horror films, thrillers and a superhero film for a large studio.' },
+      { title: 'Ed Wood', text: 'Edward Davis Wood Jr. was a filmmaker of American nationality, known as Ed Wood.' },
+      { title: 'Ed Wood (film)', text: 'Ed Wood is a 1994 biographical film about Ed Wood, the cult filmmaker of American nationality.' },
+      ...['Volcano', 'Cricket', 'Opera', 'Glacier'].map((t) => ({ title: t, text: `${t} is a topic with its own history, its own people and its own places.` })),
+    ]);
+    const q = 'Were Scott Derrickson and Ed Wood of the same nationality?';
+    expect(titles(idx.search(q, { k: 3 }))).toEqual(['Ed Wood', 'Scott Derrickson', 'Ed Wood (film)']);
+  });
+
+  it('trusts a title the query writes with capitals even when its words are everywhere', () => {
+    const idx = index([
+      { title: 'Night Ferry (composition)', text: 'Night Ferry is an orchestral composition by Anna Clyne. It was first performed at Symphony Center, Chicago, in 2012.' },
+      { title: 'Symphony Center', text: 'Symphony Center is a music complex on Michigan Avenue in Chicago, home of the Chicago Symphony Orchestra.' },
+      { title: 'The Seamstress (Clyne)', text: 'The Seamstress is a concerto by the composer Anna Clyne, commissioned for the Chicago Symphony Orchestra and first performed at Symphony Center.' },
+      { title: 'Spangled Unicorn', text: 'Spangled Unicorn is a composition by the composer Anna Clyne, first performed at Symphony Center by the Chicago Symphony Orchestra.' },
+      { title: 'Proceed, Moon', text: 'Proceed, Moon is an orchestral composition first performed in 2012 at Symphony Center by the Chicago Symphony Orchestra.' },
+    ]);
+    const q = 'Which composer created Night Ferry first performed in 2012 at Symphony Center in Chicago?';
+    expect(titles(idx.search(q, { k: 5 })).slice(0, 2)).toEqual(['Night Ferry (composition)', 'Symphony Center']);
+    // Written in lower case, "symphony center" is just two words every page has.
+    expect(titles(idx.search(q.toLowerCase(), { k: 5 })).slice(0, 2)).not.toContain('Symphony Center');
   });
 
   it('replaces a page when it is added again and forgets removed pages', () => {

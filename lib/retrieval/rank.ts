@@ -1,10 +1,14 @@
 /** The lexical ranker: BM25 over passages with the page title and heading path as extra fields
- * (BM25F-style, fixed weights), re-scored with phrase evidence a bag of words misses: the page
- * title named in the query, query word pairs found adjacent in the passage, and, in a second
- * round, pages named by the passages found in the first round (bridge entities).
+ * (BM25F-style, fixed weights), re-scored with evidence a bag of words misses:
+ *  - the page title named in the query (trusted more when the query writes it with capitals);
+ *  - query word pairs found adjacent in the passage;
+ *  - pages named by the best passage found so far (feedback inside one search, for the bridge
+ *    entity of a two-hop question), and in a later round, pages named by the seed passages;
+ *  - the first two places taken as a pair, so that two pages matching the same name in the query
+ *    ("Ed Wood", "Ed Wood (film)") do not crowd out the second thing it names.
  * Also: rank fusion (RRF) for optional dense scores. */
 import type { Passage } from './types';
-import { tokenize, titleVariants } from './tokenize';
+import { tokenize, tokenizeCased, titleVariants } from './tokenize';
 
 /** One process-wide term dictionary, so cached analyses of pages stay valid across indexes. */
 const dict = new Map<string, number>();
@@ -24,27 +28,31 @@ export interface RankWeights {
   /** Field weights added to a term's frequency for each occurrence in the title / heading path. */
   title: number;
   heading: number;
-  /** Bonus (× the title's idf mass) when the query names the page's title. */
+  /** Bonus (× the best BM25 score) when the query names the page's title. */
   titleMatch: number;
   /** Bonus (× idf) per query word pair found adjacent in the passage. */
   pair: number;
-  /** Round 2: bonus (× the title's idf mass) for a page named in a seed passage. */
+  /** Later rounds: bonus (× the best BM25 score) for a page named in a seed passage. */
   bridge: number;
-  /** Round 2: query weight of words from the seed passages, relative to the query's own. */
+  /** Later rounds: query weight of words from the seed passages, relative to the query's own. */
   seedTerms: number;
   /** Idf mass at which a title match counts fully (titles of common words count less). */
   titleMass: number;
   /** Round 2: penalty (× the best BM25 score) for a passage whose words mostly repeat the seed's:
    * a later round looks for the next hop, not more of the same. */
   novelty: number;
-  /** Round 1 feedback: bonus (× the title's idf mass) for a page named by the best passage found
-   * so far (pseudo-relevance feedback inside one search: the bridge entity of a two-hop question). */
+  /** First round: bonus (× the best BM25 score) for a page named by the best passage found so far
+   * (pseudo-relevance feedback inside one search: the bridge entity of a two-hop question). The
+   * page is never lifted above the passage that names it. */
   link: number;
   /** How many of the best passages (from distinct pages) feed the round-1 link bonus. */
   linkFrom: number;
-  /** Share of the title bonus kept by a page whose title match uses query words another page's
-   * better match already claimed (1 = no such discount). */
+  /** For the first two places: share of the title bonus kept by a page whose title matches the
+   * same query words as a better match's (1 = no pairing of the first two places). */
   titleShare: number;
+  /** Confidence floor for a title the query names as a phrase written with capitals, however
+   * common its words are in the library (an idf from a few tabs misjudges names). */
+  capsConf: number;
 }
 
 export const DEFAULT_WEIGHTS: RankWeights = {
@@ -56,12 +64,13 @@ export const DEFAULT_WEIGHTS: RankWeights = {
   titleMatch: 2,
   pair: 1,
   bridge: 1,
-  seedTerms: 0.3,
+  seedTerms: 0.1,
   titleMass: 2,
   novelty: 0,
   link: 1,
   linkFrom: 1,
-  titleShare: 1,
+  titleShare: 0,
+  capsConf: 0.5,
 };
 
 export interface AnalyzedPassage {
@@ -249,6 +258,48 @@ export class PassageIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /** The first two places as a pair: two pages whose titles match the same words of the query
+   * ("Ed Wood" and "Ed Wood (film)") are partly redundant, so a query naming two things gets
+   * both rather than two pages about the first. Only the order of the best few changes. */
+  private diversifyTop(out: (ScoredPassage & { id: number })[], hits: { d: number; v: number; at: number[] }[], penalty: number, placed: number[], m = 4): void {
+    if (out.length < 2) return;
+    const hitOf = new Map(hits.map((h) => [h.d, h]));
+    const top = out.slice(0, m);
+    const redundancyOf = (dx: number, dy: number): number => {
+      if (dx === dy) return 0;
+      const hx = hitOf.get(dx);
+      const hy = hitOf.get(dy);
+      if (!hx || !hy) return 0;
+      const [lo, hi] = hx.v <= hy.v ? [hx, hy] : [hy, hx];
+      const claimed = new Set(hi.at);
+      const overlap = lo.at.filter((i) => claimed.has(i)).length / Math.max(1, lo.at.length);
+      return lo.v * overlap * penalty;
+    };
+    const redundancy = (x: number, y: number) => redundancyOf(this.docOf[top[x].id], this.docOf[top[y].id]);
+    if (placed.length) {
+      // A later round: the pages found before hold the first places already.
+      const adj = top.map((p) => p.score - Math.max(0, ...placed.map((d) => redundancyOf(this.docOf[p.id], d))));
+      const at = adj.indexOf(Math.max(...adj));
+      if (at > 0) out.splice(0, out.length, top[at], ...out.filter((_, i) => i !== at));
+      return;
+    }
+    if (out.length < 3) return;
+    let best = [0, 1];
+    let bestScore = top[0].score + top[1].score - redundancy(0, 1);
+    for (let x = 0; x < top.length; x++)
+      for (let y = x + 1; y < top.length; y++) {
+        const v = top[x].score + top[y].score - redundancy(x, y);
+        if (v > bestScore + 1e-9) {
+          bestScore = v;
+          best = [x, y];
+        }
+      }
+    if (best[0] === 0 && best[1] === 1) return;
+    const first = [top[best[0]], top[best[1]]];
+    const rest = out.filter((_, i) => i !== best[0] && i !== best[1]);
+    out.splice(0, out.length, ...first, ...rest);
+  }
+
   search(query: string, opts: SearchOptions): ScoredPassage[] {
     this.refresh();
     const w = this.weights;
@@ -258,7 +309,7 @@ export class PassageIndex {
     const scores = this.scores;
     const avg = this.totalLen / n;
 
-    const qTokens = tokenize(query);
+    const { tokens: qTokens, caps: qCaps } = tokenizeCased(query);
     const qSeq = qTokens.map(lookup);
     const qWeight = new Map<number, number>();
     for (const t of qSeq) if (t >= 0) qWeight.set(t, (qWeight.get(t) ?? 0) + 1);
@@ -329,7 +380,7 @@ export class PassageIndex {
       return best;
     };
     // Which page the query names, and where in the query: each page's best title match.
-    const titleHits: { d: number; v: number; at: number[]; bm: number }[] = [];
+    const titleHits: { d: number; v: number; at: number[] }[] = [];
     this.docList.forEach((doc, d) => {
       let title = 0;
       let at: number[] = [];
@@ -343,12 +394,18 @@ export class PassageIndex {
         }
         if (mass === 0 || hit === 0) return;
         // Titles made of common words ("Make Love") are weak evidence even when matched.
-        const conf = Math.min(1, mass / w.titleMass);
+        let conf = Math.min(1, mass / w.titleMass);
         // The full title counts a little more than a shortened variant ("Ed Wood" for "Ed Wood (film)").
         const exact = vi === 0 ? 1 : 0.85;
         const frac = hit / mass;
         // Named as a phrase > all its words present > some of them.
         const pos = indexOfSeq(qSeq, ts);
+        // …unless the query writes them as a name: every word capitalised.
+        if (pos >= 0 && conf < w.capsConf) {
+          let capsAll = true;
+          for (let i = pos; i < pos + ts.length; i++) capsAll &&= qCaps[i];
+          if (capsAll) conf = w.capsConf;
+        }
         const v = (pos >= 0 ? exact : frac > 0.999 ? 0.6 * exact : 0.3 * frac * frac) * conf;
         if (v > title) {
           title = v;
@@ -360,23 +417,8 @@ export class PassageIndex {
           }
         }
       });
-      if (title > 0) titleHits.push({ d, v: title, at, bm: 0 });
+      if (title > 0) titleHits.push({ d, v: title, at });
     });
-    if (w.titleShare < 1 && titleHits.length > 1) {
-      // Two pages named by the same words of the query ("Ed Wood" and "Ed Wood (film)"): the
-      // better match keeps the bonus, the other keeps a share of it, so that a query naming two
-      // things finds both rather than two pages about the first.
-      const docMax = new Float64Array(this.docList.length);
-      for (const id of touched) if (scores[id] > docMax[this.docOf[id]]) docMax[this.docOf[id]] = scores[id];
-      for (const h of titleHits) h.bm = docMax[h.d];
-      titleHits.sort((a, b) => b.v - a.v || b.bm - a.bm);
-      const claimed = new Set<number>();
-      for (const h of titleHits) {
-        const overlap = h.at.filter((i) => claimed.has(i)).length / Math.max(1, h.at.length);
-        if (overlap > 0) h.v *= 1 - (1 - w.titleShare) * overlap;
-        for (const i of h.at) claimed.add(i);
-      }
-    }
     const docBonus = new Map<number, number>();
     for (const h of titleHits) docBonus.set(h.d, h.v * w.titleMatch * maxBm);
     if (seedSeqs.length)
@@ -431,7 +473,7 @@ export class PassageIndex {
     }
     const seedTerms = new Set<number>();
     if (w.novelty > 0) for (const x of seedSeqs) for (let i = 0; i < x.seq.length; i++) seedTerms.add(x.seq[i]);
-    const out: ScoredPassage[] = cands.map((id) => {
+    const out: (ScoredPassage & { id: number })[] = cands.map((id) => {
       let s = scores[id];
       if (seedTerms.size) {
         const a = this.items[id];
@@ -456,11 +498,13 @@ export class PassageIndex {
           }
         }
       }
-      return { passage: this.items[id].passage, score: s };
+      return { passage: this.items[id].passage, score: s, id };
     });
     for (const id of touched) scores[id] = 0;
+    const seedDocs = [...new Set(seedSeqs.map((x) => this.docList.findIndex((d) => d.url === x.doc)).filter((d) => d >= 0))];
     out.sort((x, y) => y.score - x.score);
-    return out;
+    if (w.titleShare < 1 && titleHits.length > 1) this.diversifyTop(out, titleHits, w.titleMatch * maxBm * (1 - w.titleShare), seedDocs);
+    return out.map(({ passage, score }) => ({ passage, score }));
   }
 
 }

@@ -37,11 +37,31 @@ function pushWord(w: string, out: string[], keepStopwords: boolean): void {
 
 /** Tokens in text order (stopwords left out unless asked for). */
 export function tokenize(text: string, keepStopwords = false): string[] {
+  return scan(text, keepStopwords);
+}
+
+const CAPITAL = /^[\p{Lu}\p{Lt}\p{N}]/u;
+
+/** Tokens in text order, each with whether its word was written with a capital (or is a number):
+ * in a question, a capitalised run is a name ("Symphony Center"), however common its words. */
+export function tokenizeCased(text: string, keepStopwords = false): { tokens: string[]; caps: boolean[] } {
+  const caps: boolean[] = [];
+  return { tokens: scan(text, keepStopwords, caps), caps };
+}
+
+function scan(text: string, keepStopwords: boolean, caps?: boolean[]): string[] {
   const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(WORD)) {
+  const lower = text.toLowerCase();
+  // Offsets line up unless lower-casing changed the length (a few letters such as "İ" do).
+  const cased = caps !== undefined && lower.length === text.length;
+  for (const m of lower.matchAll(WORD)) {
     const w = m[0];
     if (!NO_SPACE_SCRIPT.test(w)) {
       pushWord(w, out, keepStopwords);
+      if (caps) {
+        const cap = cased && CAPITAL.test(text.slice(m.index, m.index + 2));
+        while (caps.length < out.length) caps.push(cap);
+      }
       continue;
     }
     for (const r of w.matchAll(NO_SPACE_RUN)) {
@@ -54,6 +74,8 @@ export function tokenize(text: string, keepStopwords = false): string[] {
       if (chars.length === 1) out.push(chars[0]);
       for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
     }
+    // Scripts without case: no capital evidence.
+    if (caps) while (caps.length < out.length) caps.push(false);
   }
   return out;
 }

@@ -44,7 +44,7 @@ test('a question is answered from open tabs and web search, with a trace of what
   // The library trace: which tabs were read and which were skipped, and why.
   const library = panel.getByTestId('library');
   await library.locator('summary').click();
-  await expect(library.locator('[data-library-status=read]', { hasText: 'Marie Curie' })).toBeVisible();
+  await expect(library.locator('[data-library-status=read]', { hasText: 'Marie Curie' }).filter({ hasText: 'open tab' })).toBeVisible();
   await expect(library.locator('[data-library-status=skipped]', { hasText: /mybank\.test|Louvre/ })).toContainText(/exclud/i);
   await expect(library.locator('[data-library-status=skipped]', { hasText: /chrome:\/\/version|About Version/i })).toBeVisible();
 
@@ -63,6 +63,10 @@ test('a question is answered from open tabs and web search, with a trace of what
   await expect(sources.nth(0)).toContainText('open tab');
   await expect(sources.nth(1)).toContainText('Eiffel');
   await expect(sources.nth(1)).toContainText('web');
+
+  await panel.setViewportSize({ width: 420, height: 1400 });
+  await panel.getByTestId('library').locator('summary').click(); // fold the library list for the picture
+  await panel.screenshot({ path: 'docs/screenshots/panel-answer.png' });
 
   // Clicking citation 1 focuses the open Marie Curie tab and selects the passage there.
   await panel.bringToFront();
