@@ -9,10 +9,32 @@ export function useLiveRun(id: string | null): Run | undefined {
   useEffect(() => {
     setRun(undefined);
     if (!id) return;
-    return followRun(id, (u) => {
-      if (u.type === 'snapshot') setRun(u.run);
-      else setRun((r) => (r && r.id === u.runId ? applyEvent(r, u.event) : r));
-    });
+    let stop: () => void = () => {};
+    let closed = false;
+    let retries = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const follow = () => {
+      stop = followRun(
+        id,
+        (u) => {
+          retries = 0;
+          if (u.type === 'snapshot') setRun(u.run);
+          else setRun((r) => (r && r.id === u.runId ? applyEvent(r, u.event) : r));
+        },
+        // The browser stopped the worker (or it crashed): connecting again wakes it, and it
+        // resumes the run from its last checkpoint before answering with a fresh snapshot.
+        () => {
+          // Back off a little so a worker that cannot start does not make us spin.
+          if (!closed && retries < 5) timer = setTimeout(follow, 100 * 2 ** retries++);
+        },
+      );
+    };
+    follow();
+    return () => {
+      closed = true;
+      clearTimeout(timer);
+      stop();
+    };
   }, [id]);
   return run;
 }

@@ -70,13 +70,18 @@ export default defineBackground(() => {
   browser.runtime.onConnect.addListener((port) => {
     if (!port.name.startsWith(RUN_PORT_PREFIX)) return;
     const id = port.name.slice(RUN_PORT_PREFIX.length);
-    const unsubscribe = manager.subscribe(id, (u) => port.postMessage(u));
-    if (unsubscribe) {
-      port.onDisconnect.addListener(unsubscribe);
-      keepAliveWhile(manager, id);
-    } else {
-      void store.get(id).then((run) => run && port.postMessage({ type: 'snapshot', run }));
-    }
+    // A panel reconnecting to a restarted worker must not see a stale snapshot of a run that
+    // recovery is about to resume: subscribe only once recovery has looked at stored runs.
+    void recovered.then(async () => {
+      const unsubscribe = manager.subscribe(id, (u) => port.postMessage(u));
+      if (unsubscribe) {
+        port.onDisconnect.addListener(unsubscribe);
+        keepAliveWhile(manager, id);
+      } else {
+        const run = await store.get(id);
+        if (run) port.postMessage({ type: 'snapshot', run });
+      }
+    });
   });
 
   const verifyFromTab = (tab: Browser.tabs.Tab | undefined, selectionText: string) => {
@@ -98,7 +103,10 @@ export default defineBackground(() => {
   });
 
   // Runs the previous worker left unfinished are resumed or marked interrupted; old runs expire.
-  void manager.recover();
+  const recovered = manager.recover().then(
+    (runs) => runs.forEach((r) => manager.isActive(r.id) && keepAliveWhile(manager, r.id)),
+    () => undefined,
+  );
   void loadSettings().then(async (s) => {
     if (s.privacy.retentionDays > 0) await store.deleteOlderThan(Date.now() - s.privacy.retentionDays * 86_400_000);
   });
