@@ -1,6 +1,6 @@
 /** Static server for test/fixtures/site: the pages Ratify's tests open as tabs and that search
  * results link to. Extra routes: /slow/<ms>/<path> serves <path> after a delay, /status/<code>
- * answers with that status. */
+ * answers with that status, and pages a test generates at run time (addPage). */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { clientGone, listen, sendText, sleep } from './http-util.ts';
@@ -19,6 +19,9 @@ export interface FixtureSite {
   docs: FixtureDoc[];
   /** Paths requested so far (e.g. to assert a result page was fetched). */
   requests: { path: string; time: number; headers: Record<string, string | string[] | undefined> }[];
+  /** Serve `body` at `path` (before the files on disk) until the site closes: pages a test
+   * generates at run time instead of committing them. */
+  addPage(path: string, body: string, type?: string): void;
   close(): Promise<void>;
 }
 
@@ -40,10 +43,18 @@ const REAL_PAGE_CSP = "script-src 'none'; connect-src 'none'; frame-src 'none'";
 
 export async function startFixtureSite(opts: { port?: number } = {}): Promise<FixtureSite> {
   const requests: FixtureSite['requests'] = [];
+  const extra = new Map<string, { body: Buffer; type: string }>();
   const server = await listen(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let path = decodeURIComponent(url.pathname);
     requests.push({ path, time: Date.now(), headers: req.headers });
+
+    const page = extra.get(path);
+    if (page) {
+      res.writeHead(200, { 'content-type': page.type, 'content-length': String(page.body.length), 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : page.body);
+      return;
+    }
 
     const status = /^\/status\/(\d{3})$/.exec(path);
     if (status) return sendText(res, Number(status[1]), `Status ${status[1]}`);
@@ -83,6 +94,9 @@ export async function startFixtureSite(opts: { port?: number } = {}): Promise<Fi
     corpus: () => fixtureCorpus(server.origin, docs),
     docs,
     requests,
+    addPage: (path, body, type = 'text/html; charset=utf-8') => {
+      extra.set(path, { body: Buffer.from(body, 'utf8'), type });
+    },
     close: server.close,
   };
 }
