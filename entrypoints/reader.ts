@@ -7,11 +7,26 @@ import type { TabRead } from '@/lib/retrieval/tabs';
 // Keep in sync with lib/browser/tabs-adapter.ts.
 const READER_GLOBAL = '__ratifyReadTab';
 
+/** What the user cannot see on the rendered page: display/visibility/opacity hiding (also inside
+ * closed <details>), zero-size text, and boxes pushed far off-screen — the usual ways to hide
+ * instructions meant for a model. */
+function invisible(el: Element): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return true;
+  const style = getComputedStyle(el);
+  if (parseFloat(style.fontSize) < 1 && (el.textContent ?? '').trim()) return true;
+  if (style.position === 'absolute' || style.position === 'fixed') {
+    const r = el.getBoundingClientRect();
+    if (r.right + window.scrollX < -100 || r.bottom + window.scrollY < -100) return true;
+  }
+  return false;
+}
+
 export default defineUnlistedScript(() => {
   const read = (knownHash: string | null): TabRead => {
     const hash = contentHash(document);
     if (knownHash && knownHash === hash) return { kind: 'unchanged', hash };
-    return { kind: 'page', page: extractReadable(document, location.href, { hash }) };
+    return { kind: 'page', page: extractReadable(document, location.href, { hash, isHidden: invisible }) };
   };
   (globalThis as Record<string, unknown>)[READER_GLOBAL] = read;
 });

@@ -35,7 +35,7 @@ function hidden(el: Element): boolean {
 }
 
 /** Text with one line per block and headings recorded with their offsets. */
-export function textFromNode(root: Node, opts: { skipChrome?: boolean } = {}): { text: string; headings: Heading[] } {
+export function textFromNode(root: Node, opts: { skipChrome?: boolean; isHidden?: (el: Element) => boolean } = {}): { text: string; headings: Heading[] } {
   const lines: string[] = [];
   const headings: Heading[] = [];
   let offset = 0;
@@ -58,7 +58,7 @@ export function textFromNode(root: Node, opts: { skipChrome?: boolean } = {}): {
     const el = node as Element;
     const tag = node.nodeType === 1 ? el.tagName.toUpperCase() : '';
     if (tag) {
-      if (SKIP.has(tag) || hidden(el)) return;
+      if (SKIP.has(tag) || hidden(el) || opts.isHidden?.(el)) return;
       if (opts.skipChrome && CHROME.has(tag)) return;
     }
     const block = BLOCK.has(tag);
@@ -87,6 +87,9 @@ export interface ExtractOptions {
   /** Readability output shorter than this falls back to the visible text. */
   minArticleChars?: number;
   hash?: string;
+  /** For a rendered page: whether the user cannot see an element (CSS-hidden, zero-size text).
+   * Such text is left out, so instructions hidden from the reader never reach the model. */
+  isHidden?: (el: Element) => boolean;
 }
 
 export function extractReadable(doc: Document, url: string, opts: ExtractOptions = {}): ReadablePage {
@@ -97,6 +100,7 @@ export function extractReadable(doc: Document, url: string, opts: ExtractOptions
   try {
     // Readability changes the document it is given; the live page (and the fallback) must not see that.
     const work = doc.cloneNode(true) as Document;
+    if (opts.isHidden && doc.body && work.body) dropHidden(doc.body, work.body, opts.isHidden);
     // serializer: keep the element instead of an HTML string, so no second parse is needed.
     const article = new Readability<Element>(work, { serializer: (el) => el as Element }).parse();
     if (article?.content) {
@@ -107,6 +111,25 @@ export function extractReadable(doc: Document, url: string, opts: ExtractOptions
   } catch {
     // Readability throws on some odd documents; the visible text below still serves.
   }
-  out ??= textFromNode(doc.body ?? doc, { skipChrome: true });
+  out ??= textFromNode(doc.body ?? doc, { skipChrome: true, isHidden: opts.isHidden });
   return { url, hash, title: title || url, text: out.text, headings: out.headings, lang };
+}
+
+/** Remove from `copy` the elements whose counterpart in `live` is hidden. The copy is a fresh
+ * clone of `live`, so walking both trees in step pairs each element with its original; the live
+ * page is only read, never changed. */
+function dropHidden(live: Element, copy: Element, isHidden: (el: Element) => boolean): void {
+  const doomed: Element[] = [];
+  const visit = (a: Element, b: Element) => {
+    let x = a.firstElementChild;
+    let y = b.firstElementChild;
+    while (x && y) {
+      if (isHidden(x)) doomed.push(y);
+      else visit(x, y);
+      x = x.nextElementSibling;
+      y = y.nextElementSibling;
+    }
+  };
+  visit(live, copy);
+  for (const el of doomed) el.remove();
 }
