@@ -63,10 +63,12 @@ function numbered(lines: string[]): string {
 // ---- gate (Think-then-Act) ----
 
 export function gateMessages(question: string, page: PageContext | undefined): ChatMessage[] {
+  // A clear question is not copied back into "question": the gate line is the first thing the
+  // user sees, and every output token of this call comes before it.
   return [
     system(
       'Before anyone answers, you assess the user\'s question in two steps, in this order.',
-      'Step 1, clarity. label "clear": it can be answered as asked. "incomplete": something it needs is missing or only implied (who, what, which, when, "this page"); then write in "question" one complete, self-contained question, filling the gaps from the page context or from common sense. "ambiguous": it has several distinct readings or asks several things; then split it into 2 to 4 simple, self-contained sub-questions in "subQuestions", and set dependsOnPrevious when one needs the answer of the sub-question before it. For "clear", copy the question into "question".',
+      'Step 1, clarity. label "clear": it can be answered as asked. "incomplete": something it needs is missing or only implied (who, what, which, when, "this page"); then write in "question" one complete, self-contained question, filling the gaps from the page context or from common sense. "ambiguous": it has several distinct readings or asks several things; then split it into 2 to 4 simple, self-contained sub-questions in "subQuestions", and set dependsOnPrevious when one needs the answer of the sub-question before it. For "clear", leave "question" empty (""), since there is nothing to rewrite.',
       'Step 2, confidence. For the final question (and for each sub-question), give a number from 0 to 1: how sure you are that you could answer it correctly and completely from your own knowledge, without looking anything up. Be honest and calibrated: exact figures, dates, quotes, recent or local events, niche subjects and anything about the page itself deserve low confidence; well-known general facts and definitions high. "confidence" is for the final question (for an ambiguous one, the lowest of its parts).',
     ),
     { role: 'user', content: `Question: ${question}${pageBlock(page, 'The page the user is reading (context only)')}` },

@@ -1,0 +1,288 @@
+/** Parts 1 and 2: Ratify against the reference loop, and the gate's economics, on one fake
+ * OpenAI-compatible server with the latency model, all runs in one process and one batch.
+ *
+ * Runs go concurrently to keep the benchmark short. That is sound because the server paces every
+ * request on its own (time to first token, then tokens at the set rate, from the request's own
+ * start), so runs do not queue behind one another; what concurrency can add is event-loop delay.
+ * We check that instead of assuming it: every run's measured wall time is compared with what the
+ * latency model predicts for exactly the calls it made (the "model" column), and the event loop's
+ * delay is reported. */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createLlmClient } from '../lib/llm/client';
+import type { CallUsage } from '../lib/llm/types';
+import { bm25 } from '../lib/pipeline/refine';
+import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
+import { startFakeLlm, type Responder } from '../test/harness/fake-llm.ts';
+import { sleep, type BenchOptions, type LatencyModel } from './config';
+import { loadQuestions, type BenchQuestion } from './questions';
+import { questionLibrary, ratifyResponder, runRatify, type CallRecord, type LibraryKind, type RatifyRunResult } from './ratify-run';
+import { referenceRat } from './reference-rat';
+import { referenceResponder } from './reference-responder';
+import { freshConnectionFetch } from './transport';
+
+export interface RunMetrics {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Critical-path wall time (the run is one chain), model ms. */
+  wallMs: number;
+  /** What the latency model predicts for the calls and searches this run made, model ms. */
+  modelMs: number;
+  /** Time to first visible output, model ms (see README: what counts for each side). */
+  firstVisibleMs: number;
+  ok: boolean;
+  error?: string;
+}
+
+export interface RatifyMetrics extends RunMetrics {
+  /** First draft/answer text, not counting the gate line. */
+  firstContentMs: number;
+  steps: number;
+  rounds: number;
+  retrieves: number;
+  sources: number;
+  byStage: Record<string, StageCost>;
+}
+
+export interface ReferenceMetrics extends RunMetrics {
+  /** When the demo UI shows anything (its rat() returns everything at the end). */
+  firstShownMs: number;
+  paragraphs: number;
+  skipped: number;
+  byStage: Record<string, StageCost>;
+}
+
+export interface QuestionRow {
+  id: string;
+  type: string;
+  question: string;
+  reference: ReferenceMetrics;
+  ratify: RatifyMetrics;
+}
+
+export interface GateRow {
+  id: string;
+  /** β = 0.9 ≥ β′ = 0.5: gate, then a direct answer. */
+  gated: RatifyMetrics;
+  /** β′ = 1: always RAT. */
+  always: RatifyMetrics;
+}
+
+export interface PipelineBenchResult {
+  library: LibraryKind;
+  questions: QuestionRow[];
+  gate: GateRow[];
+  /** Real seconds the batch took. */
+  batchSeconds: number;
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+}
+
+/** The latency model's time for one call, model ms. */
+export function callModelMs(l: LatencyModel, inputTokens: number, outputTokens: number): number {
+  return l.firstTokenMs + (inputTokens / l.inputTokensPerSec) * 1000 + (outputTokens / l.outputTokensPerSec) * 1000;
+}
+
+export type StageCost = { calls: number; inputTokens: number; outputTokens: number };
+
+function byStage(calls: CallRecord[]): Record<string, StageCost> {
+  const out: Record<string, StageCost> = {};
+  for (const c of [...calls].sort((a, b) => a.stage.localeCompare(b.stage))) {
+    const s = (out[c.stage] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+    s.calls++;
+    s.inputTokens += c.inputTokens;
+    s.outputTokens += c.outputTokens;
+  }
+  return out;
+}
+
+function ratifyMetrics(r: RatifyRunResult, o: BenchOptions): RatifyMetrics {
+  const x = o.speed;
+  const l = o.latency;
+  const model = r.calls.reduce((n, c) => n + callModelMs(l, c.inputTokens, c.outputTokens), 0) + r.retrieves * (l.searchMs + l.pageFetchMs);
+  return {
+    calls: r.calls.length,
+    inputTokens: r.calls.reduce((n, c) => n + c.inputTokens, 0),
+    outputTokens: r.calls.reduce((n, c) => n + c.outputTokens, 0),
+    wallMs: r.ms * x,
+    modelMs: model,
+    firstVisibleMs: (r.firstVisibleMs ?? r.ms) * x,
+    ok: r.status === 'done',
+    ...(r.error ? { error: r.error } : {}),
+    firstContentMs: (r.firstContentMs ?? r.ms) * x,
+    steps: r.steps,
+    rounds: r.rounds,
+    retrieves: r.retrieves,
+    sources: r.sources,
+    byStage: byStage(r.calls),
+  };
+}
+
+/** Runs `tasks` with at most `limit` in flight (0 = all at once). */
+async function pool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
+  if (!limit || limit >= tasks.length) {
+    await Promise.all(tasks.map((t) => t()));
+    return;
+  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < tasks.length) await tasks[next++]();
+    }),
+  );
+}
+
+export async function runPipelineBench(o: BenchOptions, log: (s: string) => void = () => {}): Promise<PipelineBenchResult> {
+  const qs = loadQuestions(o.questions, o.steps, o.data);
+  if (qs.length < o.questions) log(`only ${qs.length} questions have ${o.steps} usable thoughts`);
+  const l = o.latency;
+  const x = o.speed;
+  // One server, one responder per run: each run's client sends its key in a header.
+  const responders = new Map<string, Responder>();
+  const server = await startFakeLlm({
+    latency: { firstTokenMs: l.firstTokenMs / x, tokensPerSec: l.outputTokensPerSec * x, inputTokensPerSec: l.inputTokensPerSec * x },
+    responder: (req) => {
+      const key = req.headers['x-bench-run'];
+      const r = typeof key === 'string' ? responders.get(key) : undefined;
+      return r ? r(req) : { fault: { kind: 'status', status: 404, message: `no responder for run ${String(key)}` } };
+    },
+  });
+  const clientFor = (key: string, responder: Responder) => {
+    responders.set(key, responder);
+    const tagged = freshConnectionFetch({ 'x-bench-run': key });
+    // A generous time-out: the reference's longest calls take ~15 s of model time.
+    return createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: '', timeoutMs: 300_000 / x + 60_000 }, { fetch: tagged, maxRetries: 0 });
+  };
+  const settings = (betaThreshold: number): PipelineSettings => ({ ...DEFAULT_SETTINGS.pipeline, maxSteps: o.steps, betaThreshold });
+  let libraryKind: LibraryKind = 'lib/retrieval createLibrary';
+
+  const rows = new Map<string, Partial<QuestionRow>>();
+  const gateRows = new Map<string, Partial<GateRow>>();
+  const runRatifyFor = async (q: BenchQuestion, key: string, beta: number, threshold: number): Promise<RatifyMetrics> => {
+    const s = settings(threshold);
+    const { library, kind } = questionLibrary(q, s);
+    if (kind !== 'lib/retrieval createLibrary') libraryKind = kind;
+    const r = await runRatify({ q, llm: clientFor(key, ratifyResponder(q, beta)), library, settings: s, retrieveDelayMs: (l.searchMs + l.pageFetchMs) / x });
+    responders.delete(key);
+    return ratifyMetrics(r, o);
+  };
+
+  const tasks: (() => Promise<void>)[] = [];
+  for (const q of qs) {
+    rows.set(q.id, { id: q.id, type: q.type, question: q.question });
+    tasks.push(async () => {
+      const key = `ref:${q.id}`;
+      const calls: CallRecord[] = [];
+      const llm = clientFor(key, referenceResponder(q, o.detailsPerRevision));
+      const ranked = (query: string) => {
+        const scores = bm25(query, q.docs.map((d) => `${d.title} ${d.text}`));
+        return q.docs.map((d, i) => ({ d, s: scores[i] })).sort((a, b) => b.s - a.s);
+      };
+      let lastQuery = '';
+      const r = await referenceRat(q.question, {
+        llm,
+        onUsage: (u: CallUsage) => calls.push({ stage: u.stage, inputTokens: u.inputTokens, outputTokens: u.outputTokens }),
+        search: async (query, signal) => {
+          await sleep(l.searchMs / x, signal);
+          lastQuery = query;
+          const top = ranked(query)[0];
+          return top ? { url: top.d.url, title: top.d.title } : undefined;
+        },
+        fetchPage: async (url, signal) => {
+          await sleep(l.pageFetchMs / x, signal);
+          // The top paragraph, continued with the next-ranked ones up to the page length floor:
+          // a stand-in for the rest of the article the real demo would download.
+          const order = ranked(lastQuery).map((r) => r.d);
+          const first = order.findIndex((d) => d.url === url);
+          const parts = [order[first], ...order.filter((_, i) => i !== first)];
+          let text = '';
+          for (const d of parts) {
+            if (text && text.length >= o.pageChars) break;
+            text += `${text ? '\n' : ''}${d.text}`;
+          }
+          return text;
+        },
+        timeoutMs: o.referenceTimeoutMs / x,
+        chunkChars: o.chunkChars,
+        chunksPerPage: o.chunksPerPage,
+        maxParagraphs: o.steps + 1,
+      });
+      responders.delete(key);
+      const model = calls.reduce((n, c) => n + callModelMs(l, c.inputTokens, c.outputTokens), 0) + r.searches * l.searchMs + r.fetches * l.pageFetchMs;
+      const row = rows.get(q.id) as Partial<QuestionRow>;
+      row.reference = {
+        calls: calls.length,
+        inputTokens: calls.reduce((n, c) => n + c.inputTokens, 0),
+        outputTokens: calls.reduce((n, c) => n + c.outputTokens, 0),
+        wallMs: r.ms * x,
+        modelMs: model,
+        firstVisibleMs: r.firstTextMs * x,
+        ok: r.paragraphs > 0,
+        firstShownMs: r.firstShownMs * x,
+        paragraphs: r.paragraphs,
+        skipped: r.skipped,
+        byStage: byStage(calls),
+      };
+    });
+    tasks.push(async () => {
+      (rows.get(q.id) as Partial<QuestionRow>).ratify = await runRatifyFor(q, `ratify:${q.id}`, 0.2, DEFAULT_SETTINGS.pipeline.betaThreshold);
+    });
+  }
+  for (const q of qs.slice(0, o.gateQuestions)) {
+    gateRows.set(q.id, { id: q.id });
+    tasks.push(async () => {
+      (gateRows.get(q.id) as Partial<GateRow>).gated = await runRatifyFor(q, `gated:${q.id}`, 0.9, 0.5);
+    });
+    tasks.push(async () => {
+      (gateRows.get(q.id) as Partial<GateRow>).always = await runRatifyFor(q, `always:${q.id}`, 0.9, 1);
+    });
+  }
+
+  // Warm-up (JIT, first connections) on one short gated run, not measured.
+  if (qs.length) await runRatifyFor(qs[0], 'warmup', 0.9, 0.5);
+  // Starts are spread out so that 200 runs do not all build their first request in the same
+  // instant: that burst would land on everyone's first call, the one time to first output
+  // measures. Each run's times are its own, so the spacing does not enter any figure.
+  const staggerMs = 20;
+  let batchStart = 0;
+  tasks.forEach((t, i) => {
+    tasks[i] = async () => {
+      await sleep(Math.max(0, batchStart + i * staggerMs - performance.now()));
+      await t();
+    };
+  });
+
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
+  const t0 = performance.now();
+  batchStart = t0;
+  let done = 0;
+  const ticker = setInterval(() => log(`  … ${done}/${tasks.length} runs done`), 15_000);
+  try {
+    await pool(
+      tasks.map((t) => async () => {
+        await t();
+        done++;
+      }),
+      o.concurrency,
+    );
+  } finally {
+    clearInterval(ticker);
+    lag.disable();
+    await server.close();
+  }
+  const batchSeconds = (performance.now() - t0) / 1000;
+  return {
+    library: libraryKind,
+    // Rebuilt in a fixed key order (runs finish in any order) so the JSON diffs cleanly.
+    questions: qs.map((q) => {
+      const r = rows.get(q.id) as QuestionRow;
+      return { id: r.id, type: r.type, question: r.question, reference: r.reference, ratify: r.ratify };
+    }),
+    gate: qs.slice(0, o.gateQuestions).map((q) => {
+      const g = gateRows.get(q.id) as GateRow;
+      return { id: g.id, gated: g.gated, always: g.always };
+    }),
+    batchSeconds,
+    eventLoopDelayMs: { p50: lag.percentile(50) / 1e6, p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
+  };
+}
