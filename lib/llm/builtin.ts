@@ -4,7 +4,7 @@
 import { parseJsonLoose } from './json-text';
 import { LlmError } from './errors';
 import { api, type LanguageModelSession } from './builtin-availability';
-import { emptyUsage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
+import { addUsage, emptyUsage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
 
 export { BUILTIN_MODEL_ID, builtinAvailable, withBuiltinDefault } from './builtin-availability';
 
@@ -12,15 +12,7 @@ const estimate = (text: string) => Math.ceil(text.length / 4);
 
 export function createBuiltinClient(): LlmClient {
   const usage: Usage = emptyUsage();
-  const record = (stage: string, input: number, output: number) => {
-    usage.calls += 1;
-    usage.inputTokens += input;
-    usage.outputTokens += output;
-    const s = (usage.byStage[stage] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
-    s.calls += 1;
-    s.inputTokens += input;
-    s.outputTokens += output;
-  };
+
 
   async function run(req: ChatRequest, constraint?: Record<string, unknown>): Promise<string> {
     const lm = api();
@@ -52,7 +44,7 @@ export function createBuiltinClient(): LlmClient {
     } finally {
       session?.destroy();
       const input = estimate(req.messages.map((m) => m.content).join('\n'));
-      record(req.stage, input, estimate(text));
+      addUsage(usage, { stage: req.stage, inputTokens: input, outputTokens: estimate(text) });
       req.onUsage?.({ stage: req.stage, inputTokens: input, outputTokens: estimate(text), ms: Date.now() - started, ok: text.length > 0 });
     }
   }

@@ -7,7 +7,7 @@ import { parseJsonLoose } from './json-text';
 import { BUILTIN_MODEL_ID, createBuiltinClient } from './builtin';
 
 export { parseJsonLoose };
-import { emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
+import { addUsage, emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
 
 export interface LlmClientOptions {
   /** Abort a stream that sends nothing for this long (the SDK's time-out does not cover it). */
@@ -49,15 +49,7 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
   let jsonMode: 'json_schema' | 'prompt' = opts.jsonMode ?? 'json_schema';
   const usage: Usage = emptyUsage();
 
-  function record(u: CallUsage) {
-    usage.calls += 1;
-    usage.inputTokens += u.inputTokens;
-    usage.outputTokens += u.outputTokens;
-    const s = (usage.byStage[u.stage] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
-    s.calls += 1;
-    s.inputTokens += u.inputTokens;
-    s.outputTokens += u.outputTokens;
-  }
+  const record = (u: CallUsage) => addUsage(usage, u);
 
   /** One HTTP attempt, streamed. Distinguishes cancel, stall, deadline and truncation, which the
    * SDK reports alike (an aborted stream just ends). */

@@ -65,3 +65,14 @@ export interface LlmClient {
 export function emptyUsage(): Usage {
   return { calls: 0, inputTokens: 0, outputTokens: 0, byStage: {} };
 }
+
+/** Add one call's tokens to running totals (per client, per run). */
+export function addUsage(usage: Usage, u: Pick<CallUsage, 'stage' | 'inputTokens' | 'outputTokens'>): void {
+  usage.calls += 1;
+  usage.inputTokens += u.inputTokens;
+  usage.outputTokens += u.outputTokens;
+  const s = (usage.byStage[u.stage] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+  s.calls += 1;
+  s.inputTokens += u.inputTokens;
+  s.outputTokens += u.outputTokens;
+}

@@ -6,7 +6,7 @@
  * next step starts from the query its predecessor wrote. */
 import { classifyLlmError, LlmError } from '../llm/errors';
 import { DeltaTracker } from '../llm/partial-json';
-import { emptyUsage, type CallUsage, type LlmClient, type Usage } from '../llm/types';
+import { addUsage, emptyUsage, type CallUsage, type LlmClient, type Usage } from '../llm/types';
 import type { Library } from '../retrieval/types';
 import type { PipelineSettings } from '../settings/schema';
 import { aliasPassages } from './citations';
@@ -62,13 +62,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
   };
   const usage: Usage = state.usage ? structuredClone(state.usage) : emptyUsage();
   const onUsage = (u: CallUsage) => {
-    usage.calls += 1;
-    usage.inputTokens += u.inputTokens;
-    usage.outputTokens += u.outputTokens;
-    const s = (usage.byStage[u.stage] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
-    s.calls += 1;
-    s.inputTokens += u.inputTokens;
-    s.outputTokens += u.outputTokens;
+    addUsage(usage, u);
     emit({ type: 'usage', usage: structuredClone(usage) });
   };
   const ctx: Ctx = { llm: o.llm, library: o.library, settings: o.settings, signal, run: () => state, emit, onUsage };

@@ -15,16 +15,23 @@ export interface LaunchOptions {
   locale: string | undefined;
   /** Added after the standard arguments (e.g. `--remote-debugging-port=0` for the benchmark). */
   extraArgs?: string[];
+  /** Default true; the `npm start` demo opens a window when there is a display. */
+  headless?: boolean;
+  /** Default CHROMIUM. */
+  executablePath?: string;
+  /** Other Playwright context options (viewport, signal handling). */
+  contextOptions?: Omit<Parameters<typeof chromium.launchPersistentContext>[1], 'args' | 'executablePath' | 'headless' | 'locale'>;
 }
 
 /** A fresh persistent context in `userDataDir` (extensions only load into persistent contexts). */
-export function launchWithExtension(userDataDir: string, { locale, extraArgs = [] }: LaunchOptions): Promise<BrowserContext> {
+export function launchWithExtension(userDataDir: string, { locale, extraArgs = [], headless = true, executablePath = CHROMIUM, contextOptions = {} }: LaunchOptions): Promise<BrowserContext> {
   return chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
+    ...contextOptions,
+    executablePath,
+    headless,
     locale,
     args: [
-      `--lang=${locale}`,
+      ...(locale ? [`--lang=${locale}`] : []),
       '--no-sandbox',
       `--disable-extensions-except=${EXTENSION_DIR}`,
       `--load-extension=${EXTENSION_DIR}`,

@@ -13,7 +13,8 @@
  * Flags: --headless (no window), --screenshot FILE (headless: ask a demo question in the panel,
  * save a picture of it, exit). Env: CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { EXTENSION_DIR, launchWithExtension } from '../e2e/launch.ts';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,6 @@ import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { DEMO_MODEL, demoResponder } from './demo-responder.ts';
 import { startHarness, type Harness } from './index.ts';
 
-const EXTENSION_DIR = path.resolve('.output/chrome-mv3');
 const DEMO_QUESTION = 'Who shared the 1903 Nobel Prize in Physics with Marie Curie?';
 
 const { values: flags } = parseArgs({
@@ -116,24 +116,18 @@ try {
   if (headless && !flags.headless && !screenshot) {
     console.log('No display found (DISPLAY / WAYLAND_DISPLAY unset): running Chromium headless. The servers below still work from any browser.');
   }
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: exe,
+  context = await launchWithExtension(profile, {
+    locale: undefined,
     headless,
-    // Our own handlers close the browser, the servers and the temp profile in order.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-    viewport: headless ? { width: 1280, height: 860 } : null,
-    args: [
-      '--no-sandbox',
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--no-default-browser-check',
-    ],
+    executablePath: exe,
+    extraArgs: ['--no-default-browser-check'],
+    contextOptions: {
+      // Our own handlers close the browser, the servers and the temp profile in order.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      viewport: headless ? { width: 1280, height: 860 } : null,
+    },
   });
   // The user closing the window ends the demo too.
   context.on('close', () => void stop(0));
