@@ -179,15 +179,25 @@ function OptionsForm({ initial, onLanguage }: { initial: Settings; onLanguage(l:
         )}
         <Toggle id="brave" label="Brave Search API" checked={s.search.brave.enabled} onChange={(v) => setSearch('brave', { enabled: v })} />
         {s.search.brave.enabled && (
-          <Field label={`Brave — ${t('apiKey')}`} id="braveKey" error={problemFor('search.brave.apiKey')}>
-            <input id="braveKey" type="password" autoComplete="off" value={s.search.brave.apiKey} onChange={(e) => setSearch('brave', { apiKey: e.target.value })} />
-          </Field>
+          <>
+            <Field label={`Brave — ${t('apiKey')}`} id="braveKey" error={problemFor('search.brave.apiKey')}>
+              <input id="braveKey" type="password" autoComplete="off" value={s.search.brave.apiKey} onChange={(e) => setSearch('brave', { apiKey: e.target.value })} />
+            </Field>
+            <Field label={`Brave — ${t('baseUrl')}`} id="braveURL">
+              <input id="braveURL" type="url" value={s.search.brave.baseURL} onChange={(e) => setSearch('brave', { baseURL: e.target.value })} />
+            </Field>
+          </>
         )}
         <Toggle id="tavily" label="Tavily" checked={s.search.tavily.enabled} onChange={(v) => setSearch('tavily', { enabled: v })} />
         {s.search.tavily.enabled && (
-          <Field label={`Tavily — ${t('apiKey')}`} id="tavilyKey" error={problemFor('search.tavily.apiKey')}>
-            <input id="tavilyKey" type="password" autoComplete="off" value={s.search.tavily.apiKey} onChange={(e) => setSearch('tavily', { apiKey: e.target.value })} />
-          </Field>
+          <>
+            <Field label={`Tavily — ${t('apiKey')}`} id="tavilyKey" error={problemFor('search.tavily.apiKey')}>
+              <input id="tavilyKey" type="password" autoComplete="off" value={s.search.tavily.apiKey} onChange={(e) => setSearch('tavily', { apiKey: e.target.value })} />
+            </Field>
+            <Field label={`Tavily — ${t('baseUrl')}`} id="tavilyURL">
+              <input id="tavilyURL" type="url" value={s.search.tavily.baseURL} onChange={(e) => setSearch('tavily', { baseURL: e.target.value })} />
+            </Field>
+          </>
         )}
       </fieldset>
 
