@@ -5,8 +5,6 @@ import { classifyLlmError, LlmError } from './errors';
 import { parsePartialJson } from './partial-json';
 import { parseJsonLoose } from './json-text';
 import { BUILTIN_MODEL_ID, createBuiltinClient } from './builtin';
-
-export { parseJsonLoose };
 import { addUsage, emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
 
 export interface LlmClientOptions {
