@@ -48,6 +48,7 @@ export default defineBackground(() => {
     getRun: (id) => store.get(id),
     setActiveRun: (id) => activeRunItem.setValue(id),
     openSource,
+    // A tab that closed or navigated has no marks left to clear.
     clearMarks: (tabId) => clearMarks(tabId).catch(() => undefined),
     deleteAllData: async () => {
       await store.clear();

@@ -72,8 +72,9 @@ export async function attachWorkerHeap(context: BrowserContext, workerUrl: strin
       return { usedSize: u.usedSize, totalSize: u.totalSize };
     },
     async detach() {
+      // Best effort: the target or the session may already be gone.
       await session.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
-      await session.detach().catch(() => undefined);
+      await session.detach().catch(() => undefined); // see above
     },
   };
 }

@@ -34,6 +34,7 @@ export async function openSource({ url, tabId, quote }: { url: string; tabId?: n
         if (quote) {
           await browser.scripting
             .executeScript({ target: { tabId }, func: highlightInPage, args: [quote] })
+            // The tab is focused either way; a page that cannot be scripted just gets no highlight.
             .catch(() => undefined);
         }
         return true;

@@ -8,6 +8,7 @@ export function openPanel(tabId: number | undefined, windowId?: number): Promise
   }
   // Firefox: the panel is a sidebar.
   const sidebar = (browser as unknown as { sidebarAction?: { open(): Promise<void> } }).sidebarAction;
+  // Firefox refuses open() outside a user gesture; the sidebar is then one click away.
   return sidebar ? sidebar.open().catch(() => undefined) : Promise.resolve();
 }
 
@@ -17,6 +18,7 @@ type FirefoxAction = { onClicked: { addListener(cb: () => void): void } };
 /** Clicking the toolbar button opens the panel (Chrome's side panel, Firefox's sidebar). */
 export function openPanelOnActionClick(): void {
   if (browser.sidePanel) {
+    // Older Chromium lacks it; the action's onClicked fallback below is not needed there.
     void browser.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
     return;
   }

@@ -55,6 +55,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
     state = applyEvent(state, ev, now());
     try {
       const r = o.emit(ev);
+      // A listener's failure (a checkpoint write) is the listener's to report; the run goes on.
       if (r && typeof (r as Promise<unknown>).then === 'function') outstanding.push((r as Promise<unknown>).catch(() => undefined));
     } catch {
       /* a failing listener must not take the run down */

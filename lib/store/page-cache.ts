@@ -61,10 +61,11 @@ export function createDexiePageCache(database: RatifyDb, max = 2000): PageCache 
       }
     },
     async delete(url) {
+      // The cache is an optimisation: a failed delete leaves an entry the next read replaces.
       await database.pages.delete(url).catch(() => undefined);
     },
     async clear() {
-      await database.pages.clear().catch(() => undefined);
+      await database.pages.clear().catch(() => undefined); // as above
     },
   };
 }

@@ -133,6 +133,7 @@ async function expectPanelInert(panel: Page, extensionId: string): Promise<void>
   }
   // No URL anywhere in the DOM with a scheme that runs code or embeds a document.
   for (const [tag, name, value] of a.urls) {
+    // eslint-disable-next-line no-control-regex -- browsers ignore control characters in URL schemes, so do we
     expect(value.replace(/[\s\u0000-\u001f]/g, ''), `${tag} ${name}`).not.toMatch(/^(javascript|data|vbscript|blob|filesystem):/i);
     expect(name, `${tag} carries srcdoc`).not.toBe('srcdoc');
   }
@@ -237,7 +238,7 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   const dialogs: string[] = [];
   context.on('dialog', (d) => {
     dialogs.push(`${d.type()} "${d.message()}" in ${d.page()?.url() ?? '?'}`);
-    void d.dismiss().catch(() => undefined);
+    void d.dismiss().catch(() => undefined); // the page may have closed; the dialog is recorded
   });
 
   // The hostile page the user has open, and a copy of it that web search links to (with a

@@ -15,8 +15,8 @@ afterAll(async () => {
 });
 beforeEach(() => search.reset());
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests assert the wire shapes field by field
 const getJson = async (url: string, init?: RequestInit): Promise<{ status: number; body: any; headers: Headers }> => {
-  // `any` in tests: we assert the wire shapes field by field below.
   const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown = text;

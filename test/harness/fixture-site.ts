@@ -68,7 +68,7 @@ export async function startFixtureSite(opts: { port?: number } = {}): Promise<Fi
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(SITE_DIR, path));
     if (!file.startsWith(SITE_DIR.endsWith(sep) ? SITE_DIR : SITE_DIR + sep)) return sendText(res, 403, 'Forbidden');
-    const info = await stat(file).catch(() => undefined);
+    const info = await stat(file).catch(() => undefined); // missing file: 404 below
     if (!info?.isFile()) {
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>404 Not found</h1></body></html>');

@@ -101,9 +101,10 @@ let stopping: Promise<void> | undefined;
 /** Closes everything once; later calls (Ctrl+C, the window closing) wait for the same cleanup. */
 async function stop(code = 0): Promise<never> {
   stopping ??= (async () => {
+    // Shutting down: whatever is already closed stays closed.
     await context?.close().catch(() => undefined);
-    await harness.close().catch(() => undefined);
-    await rm(profile, { recursive: true, force: true }).catch(() => undefined);
+    await harness.close().catch(() => undefined); // see above
+    await rm(profile, { recursive: true, force: true }).catch(() => undefined); // see above
   })();
   await stopping;
   process.exit(code);
