@@ -1,21 +1,27 @@
 import { storage } from 'wxt/utils/storage';
-import { withDefaults, type Settings, type SettingsPatch } from '../settings/schema';
+import { migrateSettings, toStored } from '../settings/migrations';
+import { withDefaults, type Settings } from '../settings/schema';
 
-/** Settings live in storage.local (one item); readers always get defaults filled in. */
-export const settingsItem = storage.defineItem<SettingsPatch>('local:settings');
+/** Settings live in storage.local (one item, versioned: see lib/settings/migrations.ts); readers
+ * always get them migrated, with defaults filled in. */
+export const settingsItem = storage.defineItem<Record<string, unknown>>('local:settings');
 
 /** The run the side panel should show; set by the worker when it starts a run (e.g. from the
  * context menu), so a panel opening at the same moment picks it up without any timer. */
 export const activeRunItem = storage.defineItem<string | null>('local:activeRunId', { fallback: null });
 
+export function settingsFromStored(stored: unknown): Settings {
+  return withDefaults(migrateSettings(stored).raw);
+}
+
 export async function loadSettings(): Promise<Settings> {
-  return withDefaults(await settingsItem.getValue());
+  return settingsFromStored(await settingsItem.getValue());
 }
 
 export async function saveSettings(s: Settings): Promise<void> {
-  await settingsItem.setValue(s);
+  await settingsItem.setValue(toStored(s));
 }
 
 export function watchSettings(cb: (s: Settings) => void): () => void {
-  return settingsItem.watch((v) => cb(withDefaults(v)));
+  return settingsItem.watch((v) => cb(settingsFromStored(v)));
 }

@@ -1,55 +1,13 @@
-/** The one settings schema. Stored in browser.storage.local under `settings`; read by the worker,
- * the panel, the options page and the Node CLI (which builds one from flags). */
+/** The one settings schema (zod): the TypeScript type, the defaults, the validation the options
+ * form shows and the lenient reading of stored settings all come from it. Stored in
+ * browser.storage.local under `settings`, with a version (see ./migrations.ts); read by the
+ * worker, the panel, the options page and the Node CLI (which builds one from flags). */
+import { z } from 'zod';
+import { SEARCH_PROVIDERS, providerSettingsShapes } from '../retrieval/search/registry';
+import { intIn, numberIn, urlField, type ProblemCode } from './fields';
 
-export type ProviderPreset = 'openai' | 'ollama' | 'lmstudio' | 'openrouter' | 'custom' | 'builtin';
-
-export interface LlmSettings {
-  preset: ProviderPreset;
-  /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 */
-  baseURL: string;
-  apiKey: string;
-  model: string;
-  /** Optional embeddings model on the same endpoint; empty disables dense ranking. */
-  embeddingModel: string;
-  /** Per-call time-out in ms. */
-  timeoutMs: number;
-}
-
-export interface SearchSettings {
-  wikipedia: { enabled: boolean; baseURL: string };
-  searxng: { enabled: boolean; baseURL: string };
-  brave: { enabled: boolean; baseURL: string; apiKey: string };
-  tavily: { enabled: boolean; baseURL: string; apiKey: string };
-  /** Result pages fetched and read per query and provider. */
-  pagesPerQuery: number;
-  timeoutMs: number;
-}
-
-export interface PipelineSettings {
-  /** β′: retrieve when the model's confidence β < β′. 0 never retrieves, 1 always does. */
-  betaThreshold: number;
-  maxSteps: number;
-  maxRounds: number;
-  passagesPerStep: number;
-  /** Target passage size in characters. */
-  passageChars: number;
-}
-
-export interface PrivacySettings {
-  tabScope: 'window' | 'all';
-  excludedDomains: string[];
-  allowIncognito: boolean;
-  /** Runs older than this are deleted; 0 keeps everything. */
-  retentionDays: number;
-}
-
-export interface Settings {
-  llm: LlmSettings;
-  search: SearchSettings;
-  pipeline: PipelineSettings;
-  privacy: PrivacySettings;
-  ui: { language: 'auto' | 'en' | 'zh-CN' };
-}
+export const PROVIDER_PRESET_IDS = ['openai', 'ollama', 'lmstudio', 'openrouter', 'custom', 'builtin'] as const;
+export type ProviderPreset = (typeof PROVIDER_PRESET_IDS)[number];
 
 export const PROVIDER_PRESETS: Record<Exclude<ProviderPreset, 'custom' | 'builtin'>, { baseURL: string; needsKey: boolean; label: string }> = {
   openai: { baseURL: 'https://api.openai.com/v1', needsKey: true, label: 'OpenAI' },
@@ -78,27 +36,117 @@ export const DEFAULT_EXCLUDED_DOMAINS = [
   'barclays.co.uk',
 ];
 
-export const DEFAULT_SETTINGS: Settings = {
-  llm: { preset: 'openai', baseURL: '', apiKey: '', model: '', embeddingModel: '', timeoutMs: 60_000 },
-  search: {
-    wikipedia: { enabled: true, baseURL: 'https://{lang}.wikipedia.org' },
-    searxng: { enabled: false, baseURL: '' },
-    brave: { enabled: false, baseURL: 'https://api.search.brave.com', apiKey: '' },
-    tavily: { enabled: false, baseURL: 'https://api.tavily.com', apiKey: '' },
-    pagesPerQuery: 2,
-    timeoutMs: 8_000,
-  },
-  pipeline: { betaThreshold: 0.5, maxSteps: 6, maxRounds: 3, passagesPerStep: 4, passageChars: 600 },
-  privacy: { tabScope: 'all', excludedDomains: DEFAULT_EXCLUDED_DOMAINS, allowIncognito: false, retentionDays: 0 },
-  ui: { language: 'auto' },
-};
+const llmSchema = z.object({
+  preset: z.enum(PROVIDER_PRESET_IDS).default('openai'),
+  /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 */
+  baseURL: urlField.default(''),
+  apiKey: z.string().trim().default(''),
+  model: z.string().trim().default(''),
+  /** Optional embeddings model on the same endpoint; empty disables dense ranking. */
+  embeddingModel: z.string().trim().default(''),
+  /** Time-out of one model call, in ms. */
+  timeoutMs: intIn(5_000, 600_000).default(60_000),
+});
+
+const searchSchema = z.object({
+  ...providerSettingsShapes(),
+  /** Result pages fetched and read per query and provider. */
+  pagesPerQuery: intIn(0, 5).default(2),
+  timeoutMs: intIn(1_000, 60_000).default(8_000),
+});
+
+const pipelineSchema = z.object({
+  /** β′: retrieve when the model's confidence β < β′. 0 never retrieves, 1 always does. */
+  betaThreshold: numberIn(0, 1).default(0.5),
+  maxSteps: intIn(1, 12).default(6),
+  maxRounds: intIn(1, 5).default(3),
+  passagesPerStep: intIn(1, 12).default(4),
+  /** Target passage size in characters. */
+  passageChars: intIn(200, 3_000).default(600),
+});
+
+const privacySchema = z.object({
+  tabScope: z.enum(['window', 'all']).default('all'),
+  excludedDomains: z.array(z.string().trim().toLowerCase()).default(DEFAULT_EXCLUDED_DOMAINS),
+  allowIncognito: z.boolean().default(false),
+  /** Runs older than this are deleted; 0 keeps everything. */
+  retentionDays: intIn(0, 3_650).default(0),
+});
+
+const uiSchema = z.object({ language: z.enum(['auto', 'en', 'zh-CN']).default('auto') });
+
+/** Field by field, without the checks that relate fields (see settingsSchema). */
+const fieldsSchema = z.object({
+  llm: llmSchema.prefault({}),
+  search: searchSchema.prefault({}),
+  pipeline: pipelineSchema.prefault({}),
+  privacy: privacySchema.prefault({}),
+  ui: uiSchema.prefault({}),
+});
+
+export const settingsSchema = fieldsSchema.superRefine((s, ctx) => {
+    if (s.llm.preset !== 'builtin') {
+      if (!s.llm.baseURL) ctx.addIssue({ code: 'custom', path: ['llm', 'baseURL'], message: 'required' satisfies ProblemCode });
+      if (!s.llm.model) ctx.addIssue({ code: 'custom', path: ['llm', 'model'], message: 'required' satisfies ProblemCode });
+    }
+    for (const def of SEARCH_PROVIDERS) {
+      const own = s.search[def.id] as Record<string, unknown>;
+      if (!own.enabled) continue;
+      for (const f of def.fields)
+        if (f.requiredWhenEnabled && !String(own[f.key] ?? '').trim()) ctx.addIssue({ code: 'custom', path: ['search', def.id, f.key], message: 'required' satisfies ProblemCode });
+    }
+  });
+
+export type Settings = z.output<typeof settingsSchema>;
+export type LlmSettings = Settings['llm'];
+export type SearchSettings = Settings['search'];
+export type PipelineSettings = Settings['pipeline'];
+export type PrivacySettings = Settings['privacy'];
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
 export type SettingsPatch = DeepPartial<Settings>;
 
-/** Fill whatever a stored (possibly older) settings object lacks with defaults. */
-export function withDefaults(stored: SettingsPatch | undefined | null, base: Settings = DEFAULT_SETTINGS): Settings {
-  return merge(base, stored ?? {}) as Settings;
+/** The sub-schemas by section, for forms that read ranges and defaults back. */
+export const SECTION_SCHEMAS = { llm: llmSchema, search: searchSchema, pipeline: pipelineSchema, privacy: privacySchema, ui: uiSchema };
+
+/** Every default, filled in. */
+export const DEFAULT_SETTINGS: Settings = fieldsSchema.parse({});
+
+/** Settings from a patch, defaults filled in, without cross-field checks (a half-filled form or
+ * an older stored object is still usable). A value of the wrong type or out of range is replaced
+ * by its default: a corrupt entry never makes the whole extension unusable. */
+export function withDefaults(stored: unknown, base: Settings = DEFAULT_SETTINGS): Settings {
+  let raw: unknown = merge(base, stored ?? {});
+  // Each pass replaces the offending values; a few passes settle any object.
+  for (let pass = 0; pass < 5; pass++) {
+    const r = fieldsSchema.safeParse(raw);
+    if (r.success) return r.data;
+    for (const issue of r.error.issues) raw = resetPath(raw, issue.path, base);
+  }
+  return base;
+}
+
+export interface SettingsProblem {
+  /** Dotted path, e.g. "llm.baseURL". */
+  field: string;
+  message: ProblemCode;
+}
+
+/** Validation problems for the options page; empty when the settings can be saved. */
+export function validateSettings(s: Settings): SettingsProblem[] {
+  const r = settingsSchema.safeParse(s);
+  if (r.success) return [];
+  return r.error.issues.map((i) => ({ field: i.path.join('.'), message: toProblemCode(i.message) }));
+}
+
+/** True when an LLM endpoint is usable (built-in on-device models need no URL). */
+export function isLlmConfigured(s: Settings): boolean {
+  if (s.llm.preset === 'builtin') return true;
+  return s.llm.baseURL.trim() !== '' && s.llm.model.trim() !== '';
+}
+
+function toProblemCode(m: string): ProblemCode {
+  return m === 'required' || m === 'url-invalid' || m === 'url-scheme' ? m : 'range';
 }
 
 function merge(base: unknown, patch: unknown): unknown {
@@ -110,43 +158,23 @@ function merge(base: unknown, patch: unknown): unknown {
   return out;
 }
 
-/** True when an LLM endpoint is usable (built-in on-device models need no URL). */
-export function isLlmConfigured(s: Settings): boolean {
-  if (s.llm.preset === 'builtin') return true;
-  return s.llm.baseURL.trim() !== '' && s.llm.model.trim() !== '';
-}
-
-export interface SettingsProblem {
-  field: string;
-  message: string;
-}
-
-/** Validation messages for the options page; empty when the settings can be saved. */
-export function validateSettings(s: Settings): SettingsProblem[] {
-  const problems: SettingsProblem[] = [];
-  const url = (field: string, value: string, required: boolean) => {
-    if (!value.trim()) {
-      if (required) problems.push({ field, message: 'required' });
-      return;
-    }
-    try {
-      const u = new URL(value.replace('{lang}', 'en'));
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push({ field, message: 'url-scheme' });
-    } catch {
-      problems.push({ field, message: 'url-invalid' });
-    }
-  };
-  if (s.llm.preset !== 'builtin') {
-    url('llm.baseURL', s.llm.baseURL, true);
-    if (!s.llm.model.trim()) problems.push({ field: 'llm.model', message: 'required' });
+/** Replaces the value at `path` (cut at the first array index: a bad list item resets the list)
+ * with the default's. */
+function resetPath(raw: unknown, path: PropertyKey[], base: unknown): unknown {
+  const keys: string[] = [];
+  for (const k of path) {
+    if (typeof k !== 'string') break;
+    keys.push(k);
   }
-  if (s.search.searxng.enabled) url('search.searxng.baseURL', s.search.searxng.baseURL, true);
-  if (s.search.brave.enabled && !s.search.brave.apiKey.trim()) problems.push({ field: 'search.brave.apiKey', message: 'required' });
-  if (s.search.tavily.enabled && !s.search.tavily.apiKey.trim()) problems.push({ field: 'search.tavily.apiKey', message: 'required' });
-  const p = s.pipeline;
-  if (!(p.betaThreshold >= 0 && p.betaThreshold <= 1)) problems.push({ field: 'pipeline.betaThreshold', message: 'range-0-1' });
-  if (!(Number.isInteger(p.maxSteps) && p.maxSteps >= 1 && p.maxSteps <= 12)) problems.push({ field: 'pipeline.maxSteps', message: 'range-1-12' });
-  if (!(Number.isInteger(p.maxRounds) && p.maxRounds >= 1 && p.maxRounds <= 5)) problems.push({ field: 'pipeline.maxRounds', message: 'range-1-5' });
-  if (!(Number.isInteger(p.passagesPerStep) && p.passagesPerStep >= 1 && p.passagesPerStep <= 12)) problems.push({ field: 'pipeline.passagesPerStep', message: 'range-1-12' });
-  return problems;
+  if (!keys.length) return base;
+  const set = (node: unknown, dflt: unknown, rest: string[]): unknown => {
+    if (!rest.length) return dflt;
+    const [head, ...tail] = rest as [string, ...string[]];
+    const obj = typeof node === 'object' && node !== null && !Array.isArray(node) ? { ...(node as Record<string, unknown>) } : {};
+    const d = typeof dflt === 'object' && dflt !== null ? (dflt as Record<string, unknown>)[head] : undefined;
+    obj[head] = set(obj[head], d, tail);
+    if (obj[head] === undefined) delete obj[head];
+    return obj;
+  };
+  return set(raw, base, keys);
 }

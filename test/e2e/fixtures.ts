@@ -5,6 +5,7 @@ import path from 'node:path';
 import { launchWithExtension } from './launch.ts';
 import { startHarness, type Harness } from '../harness/index.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
+import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
 
 // Re-exported: specs import them from here.
 export { CHROMIUM, EXTENSION_DIR } from './launch.ts';
@@ -53,7 +54,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
   configure: async ({ worker }, use) => {
     await use(async (patch) => {
-      await worker.evaluate((settings) => chrome.storage.local.set({ settings }), patch as Record<string, unknown>);
+      await worker.evaluate((settings) => chrome.storage.local.set({ settings }), { version: SETTINGS_VERSION, ...patch } as Record<string, unknown>);
     });
   },
   configureForHarness: async ({ configure, harness }, use) => {

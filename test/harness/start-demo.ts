@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
+import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
 import { DEMO_MODEL, demoResponder } from './demo-responder.ts';
 import { startHarness, type Harness } from './index.ts';
 
@@ -139,7 +140,7 @@ try {
   const settings: SettingsPatch = real
     ? { ...harness.settingsPatch(), llm: { preset: 'custom', baseURL: real.baseURL, apiKey: real.apiKey, model: real.model } }
     : { ...harness.settingsPatch(), llm: { preset: 'custom', baseURL: harness.llm.baseURL, apiKey: harness.apiKey, model: DEMO_MODEL } };
-  await worker.evaluate((s) => chrome.storage.local.set({ settings: s }), settings as Record<string, unknown>);
+  await worker.evaluate((s) => chrome.storage.local.set({ settings: s }), { version: SETTINGS_VERSION, ...settings } as Record<string, unknown>);
 
   const site = harness.site;
   const [first] = context.pages();

@@ -1,19 +1,20 @@
-/** The enabled providers from the search settings, in a fixed order. */
+/** The enabled providers from the search settings, in the registry's order. */
 import type { SearchSettings } from '../../settings/schema';
-import { createBrave } from './brave';
 import type { SearchProvider } from './provider';
-import { createSearxng } from './searxng';
-import { createTavily } from './tavily';
-import { createWikipedia } from './wikipedia';
+import { SEARCH_PROVIDERS, type ProviderEnv } from './registry';
 
 export type { SearchHit, SearchProvider, SearchContext } from './provider';
 export { ProviderError } from './provider';
+export { SEARCH_PROVIDERS, type SearchProviderId, type SearchProviderDef, type ProviderField } from './registry';
 
-export function providersFromSettings(s: SearchSettings, opts: { defaultLang?: string } = {}): SearchProvider[] {
+export function providersFromSettings(s: SearchSettings, env: ProviderEnv = {}): SearchProvider[] {
   const out: SearchProvider[] = [];
-  if (s.wikipedia.enabled && s.wikipedia.baseURL.trim()) out.push(createWikipedia({ baseURL: s.wikipedia.baseURL, defaultLang: opts.defaultLang }));
-  if (s.searxng.enabled && s.searxng.baseURL.trim()) out.push(createSearxng({ baseURL: s.searxng.baseURL }));
-  if (s.brave.enabled) out.push(createBrave({ baseURL: s.brave.baseURL, apiKey: s.brave.apiKey }));
-  if (s.tavily.enabled) out.push(createTavily({ baseURL: s.tavily.baseURL, apiKey: s.tavily.apiKey }));
+  for (const def of SEARCH_PROVIDERS) {
+    const own = s[def.id];
+    // A provider without its base URL cannot be asked; validation tells the user.
+    if (!own.enabled || !own.baseURL.trim()) continue;
+    // The union of definitions cannot be narrowed per element; each create takes its own settings.
+    out.push((def.create as (x: typeof own, e: ProviderEnv) => SearchProvider)(own, env));
+  }
   return out;
 }
