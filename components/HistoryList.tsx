@@ -1,5 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
+import { request } from '@/lib/browser/messaging';
 import { runStore } from '@/lib/store/runs';
 import { useLang, useT } from './i18n';
 
@@ -19,7 +20,8 @@ export function HistoryList({ onOpen }: { onOpen(id: string): void }) {
           type="button"
           disabled={!runs?.length}
           onClick={() => {
-            if (confirm(t('confirmClearAll'))) void store.clear();
+            // The worker owns deletion: it cancels live runs and clears the page cache too.
+            if (confirm(t('confirmClearAll'))) void request('data/delete-all', {});
           }}
         >
           {t('clearAll')}
@@ -35,7 +37,7 @@ export function HistoryList({ onOpen }: { onOpen(id: string): void }) {
                 {fmt.format(r.createdAt)} · {r.mode === 'verify' ? t('modeVerify') : t('modeAsk')} · {r.status}
               </span>
             </button>
-            <button type="button" className="icon" aria-label={`${t('delete')}: ${r.text.slice(0, 60)}`} onClick={() => void store.delete(r.id)}>
+            <button type="button" className="icon" aria-label={`${t('delete')}: ${r.text.slice(0, 60)}`} onClick={() => void request('runs/delete', { id: r.id })}>
               ✕
             </button>
           </li>

@@ -50,6 +50,7 @@ export default defineBackground(() => {
     openSource,
     // A tab that closed or navigated has no marks left to clear.
     clearMarks: (tabId) => clearMarks(tabId).catch(() => undefined),
+    deleteRun: (id) => store.delete(id),
     deleteAllData: async () => {
       await store.clear();
       await db().pages.clear();

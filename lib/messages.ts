@@ -22,6 +22,8 @@ export interface RequestMap {
   'llm/models': { req: { llm: LlmSettings }; res: string[] };
   'source/open': { req: { url: string; tabId?: number; quote?: string }; res: boolean };
   'marks/clear': { req: { tabId: number }; res: boolean };
+  /** Delete one run (cancelling it first if it is live). */
+  'runs/delete': { req: { id: string }; res: boolean };
   /** Delete every run and the page cache (settings stay). */
   'data/delete-all': { req: Record<string, never>; res: boolean };
 }

@@ -11,6 +11,7 @@ export interface HandlerDeps {
   /** Tell the side panel which run to show. */
   setActiveRun(id: string): Promise<void>;
   openSource(req: RequestMap['source/open']['req']): Promise<boolean>;
+  deleteRun(id: string): Promise<void>;
   deleteAllData(): Promise<void>;
   clearMarks(tabId: number): Promise<void>;
 }
@@ -40,7 +41,13 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
       await deps.clearMarks(tabId);
       return true;
     },
+    'runs/delete': async ({ id }) => {
+      deps.manager.cancel(id);
+      await deps.deleteRun(id);
+      return true;
+    },
     'data/delete-all': async () => {
+      for (const id of deps.manager.activeIds()) deps.manager.cancel(id);
       await deps.deleteAllData();
       return true;
     },

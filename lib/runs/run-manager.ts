@@ -87,6 +87,10 @@ export class RunManager {
     return true;
   }
 
+  activeIds(): string[] {
+    return [...this.active.keys()];
+  }
+
   isActive(id: string): boolean {
     return this.active.has(id);
   }

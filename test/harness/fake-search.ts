@@ -13,16 +13,13 @@
  * lexically, and link to pages that exist on the fixture site.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { SearchProviderId } from '../../lib/retrieval/search/registry.ts';
 import { fixtureCorpus, type SearchDoc } from './fixture-corpus.ts';
 import { clientGone, headerString, listen, parseJson, readBody, sendJson, sleep, waitForClientGone } from './http-util.ts';
-import { braveInvalidToken, braveMissingToken, braveSearch, braveStatusError } from './search/brave.ts';
-import { searxngHtml, searxngJson } from './search/searxng.ts';
-import { TAVILY_UNAUTHORIZED, tavilyError, tavilySearch } from './search/tavily.ts';
-import { wikipediaApi, wikipediaErrorPage } from './search/wikipedia.ts';
+import { FAKE_SEARCH, FAKE_SEARCH_IDS } from './search/registry.ts';
 
-export type SearchProvider = 'wikipedia' | 'searxng' | 'brave' | 'tavily';
-export const SEARCH_PROVIDERS: readonly SearchProvider[] = ['wikipedia', 'searxng', 'brave', 'tavily'];
-
+export type SearchProvider = SearchProviderId;
+export const SEARCH_PROVIDERS: readonly SearchProvider[] = FAKE_SEARCH_IDS;
 export type SearchFault =
   /** Answered in the provider's own error format; 429 carries retry-after. */
   | { kind: 'status'; status: 429 | 500 | 502 | 503; retryAfter?: number }
@@ -45,7 +42,7 @@ export interface FakeSearchOptions {
   /** Documents to search. Default: the fixture articles at `siteOrigin` (empty without it). */
   corpus?: SearchDoc[];
   siteOrigin?: string;
-  keys?: { brave?: string; tavily?: string };
+  keys?: Partial<Record<SearchProvider, string>>;
 }
 
 export interface FakeSearch {
@@ -53,7 +50,8 @@ export interface FakeSearch {
   port: number;
   /** Base URLs to put in Ratify's search settings. `wikipediaLang` contains "{lang}". */
   urls: Record<SearchProvider, string> & { wikipediaLang: string };
-  keys: { brave: string; tavily: string };
+  /** The key each keyed fake expects. */
+  keys: Record<string, string>;
   requests: SearchRequest[];
   requestsFor(provider: SearchProvider): SearchRequest[];
   setCorpus(docs: SearchDoc[]): void;
@@ -68,7 +66,8 @@ export interface FakeSearch {
   close(): Promise<void>;
 }
 
-export const DEFAULT_KEYS = { brave: 'BSA-test-brave-key', tavily: 'tvly-test-key' };
+/** The key each keyed fake expects unless told otherwise. */
+export const DEFAULT_KEYS: Partial<Record<SearchProvider, string>> = Object.fromEntries(SEARCH_PROVIDERS.flatMap((p) => (FAKE_SEARCH[p].defaultKey ? [[p, FAKE_SEARCH[p].defaultKey]] : [])));
 
 interface Knobs {
   latencyMs: number;
@@ -84,116 +83,32 @@ export async function startFakeSearch(opts: FakeSearchOptions = {}): Promise<Fak
   let corpus = initialCorpus;
   let knobs = freshKnobs();
   let searxngJsonEnabled = true;
-  const keys = { ...DEFAULT_KEYS, ...opts.keys };
+  const keys: Record<string, string> = { ...DEFAULT_KEYS, ...opts.keys } as Record<string, string>;
   const requests: SearchRequest[] = [];
-
-  /** Sends the provider's own error body for a status fault. */
-  function sendFault(provider: SearchProvider, res: ServerResponse, f: Extract<SearchFault, { kind: 'status' }>): void {
-    const headers: Record<string, string> = f.status === 429 || f.retryAfter !== undefined ? { 'retry-after': String(f.retryAfter ?? 1) } : {};
-    switch (provider) {
-      case 'wikipedia': {
-        const page = wikipediaErrorPage(f.status);
-        res.writeHead(f.status, { 'content-type': page.type, ...headers });
-        res.end(page.body);
-        return;
-      }
-      case 'searxng':
-        res.writeHead(f.status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
-        res.end(f.status === 429 ? 'Too Many Requests' : 'Internal Server Error');
-        return;
-      case 'brave':
-        return sendJson(res, f.status, braveStatusError(f.status), headers);
-      case 'tavily':
-        return sendJson(res, f.status, tavilyError(f.status === 429 ? 'Rate limit exceeded. Please upgrade your plan or try again later.' : 'Internal server error.'), headers);
-    }
-  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const m = /^\/(wikipedia|searxng|brave|tavily)(\/.*)?$/.exec(url.pathname);
-    if (!m) return sendJson(res, 404, { error: 'unknown provider path', path: url.pathname });
-    const provider = m[1] as SearchProvider;
-    let path = m[2] ?? '/';
+    const m = /^\/([a-z]+)(\/.*)?$/.exec(url.pathname);
+    const provider = m?.[1] as SearchProvider | undefined;
+    if (!m || !provider || !(provider in FAKE_SEARCH)) return sendJson(res, 404, { error: 'unknown provider path', path: url.pathname });
+    const path = m[2] ?? '/';
     const text = await readBody(req);
     const body = (headerString(req, 'content-type') ?? '').includes('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(text)) : parseJson(text);
-    requests.push({ provider, method: req.method ?? 'GET', path, query: Object.fromEntries(url.searchParams), headers: req.headers, body, time: Date.now() });
+    const startedAt = Date.now();
+    requests.push({ provider, method: req.method ?? 'GET', path, query: Object.fromEntries(url.searchParams), headers: req.headers, body, time: startedAt });
 
-    // Wikipedia is per language: /wikipedia/zh/w/api.php searches the Chinese docs only.
-    let docs = corpus;
-    const lang = provider === 'wikipedia' ? /^\/([a-z]{2,3}(?:-[a-z]+)?)(\/w\/api\.php)$/i.exec(path) : null;
-    if (lang) {
-      path = lang[2];
-      docs = corpus.filter((d) => (d.lang ?? 'en').toLowerCase().startsWith(lang[1].toLowerCase()));
-    }
-
+    const fake = FAKE_SEARCH[provider];
     const k = knobs[provider];
     const signal = clientGone(res);
     if (!(await sleep(k.latencyMs, signal))) return;
     if (k.fault && k.faultTimes > 0) {
       k.faultTimes--;
       if (k.fault.kind === 'hang') return waitForClientGone(signal);
-      return sendFault(provider, res, k.fault);
+      const f = k.fault;
+      return fake.fault(res, f.status, f.status === 429 || f.retryAfter !== undefined ? { 'retry-after': String(f.retryAfter ?? 1) } : {});
     }
-
-    switch (provider) {
-      case 'wikipedia': {
-        if (path !== '/w/api.php') break;
-        const result = wikipediaApi(docs, url.searchParams);
-        // MediaWiki sends CORS headers only for origin=* (anonymous) requests.
-        const cors: Record<string, string> = url.searchParams.get('origin') === '*' ? { 'access-control-allow-origin': '*' } : {};
-        if ('error' in result) cors['mediawiki-api-error'] = String((result.error as { code: string }).code);
-        if (url.searchParams.get('format') !== 'json') {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cors });
-          res.end(`<!DOCTYPE html><html><body><pre>${JSON.stringify(result, null, 4).replace(/</g, '&lt;')}</pre></body></html>`);
-          return;
-        }
-        return sendJson(res, 200, result, cors);
-      }
-      case 'searxng': {
-        if (path !== '/search') break;
-        // SearXNG reads GET query parameters or a POSTed form.
-        const params = new URLSearchParams(url.searchParams);
-        if (body && typeof body === 'object') for (const [key, v] of Object.entries(body)) if (typeof v === 'string') params.set(key, v);
-        const format = params.get('format');
-        if (format === 'json') {
-          if (!searxngJsonEnabled) {
-            res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' });
-            res.end('<!doctype html><html lang=en><title>403 Forbidden</title><h1>Forbidden</h1><p>You don\'t have the permission to access the requested resource. It is either read-protected or not readable by the server.</p>');
-            return;
-          }
-          return sendJson(res, 200, searxngJson(docs, params));
-        }
-        if (format && format !== 'html') {
-          res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
-          res.end('Bad Request');
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(searxngHtml(docs, params));
-        return;
-      }
-      case 'brave': {
-        if (path !== '/res/v1/web/search' || req.method !== 'GET') break;
-        const token = headerString(req, 'x-subscription-token');
-        if (!token) return sendJson(res, 422, braveMissingToken());
-        if (token !== keys.brave) return sendJson(res, 401, braveInvalidToken());
-        const r = braveSearch(docs, url.searchParams);
-        return sendJson(res, r.status, r.body, { 'x-ratelimit-limit': '1, 2000', 'x-ratelimit-remaining': '0, 1990', 'x-ratelimit-reset': '1, 1000000' });
-      }
-      case 'tavily': {
-        if (path !== '/search') break;
-        if (req.method !== 'POST') return sendJson(res, 405, { detail: 'Method Not Allowed' });
-        const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-        // Newer clients send the key as a bearer token; older ones put api_key in the body.
-        const bearer = headerString(req, 'authorization')?.replace(/^Bearer\s+/i, '');
-        const key = bearer || (typeof b.api_key === 'string' ? b.api_key : undefined);
-        if (key !== keys.tavily) return sendJson(res, 401, tavilyError(TAVILY_UNAUTHORIZED));
-        const started = requests[requests.length - 1].time;
-        const r = tavilySearch(docs, b, started);
-        return sendJson(res, r.status, r.body);
-      }
-    }
-    return sendJson(res, 404, { error: 'Not Found', provider, path });
+    const handled = await fake.handle({ req, res, url, path, body, docs: corpus, key: keys[provider] ?? '', startedAt, searxngJson: searxngJsonEnabled });
+    if (!handled) sendJson(res, 404, { error: 'Not Found', provider, path });
   }
 
   const server = await listen(handle, opts.port);
@@ -202,13 +117,7 @@ export async function startFakeSearch(opts: FakeSearchOptions = {}): Promise<Fak
   return {
     origin: base,
     port: server.port,
-    urls: {
-      wikipedia: `${base}/wikipedia`,
-      wikipediaLang: `${base}/wikipedia/{lang}`,
-      searxng: `${base}/searxng`,
-      brave: `${base}/brave`,
-      tavily: `${base}/tavily`,
-    },
+    urls: { ...(Object.fromEntries(SEARCH_PROVIDERS.map((p) => [p, `${base}/${p}`])) as Record<SearchProvider, string>), wikipediaLang: `${base}/wikipedia/{lang}` },
     keys,
     requests,
     requestsFor: (p) => requests.filter((r) => r.provider === p),

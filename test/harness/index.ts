@@ -10,7 +10,8 @@
  */
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from './fake-llm.ts';
-import { startFakeSearch, type FakeSearch } from './fake-search.ts';
+import { SEARCH_PROVIDERS, startFakeSearch, type FakeSearch } from './fake-search.ts';
+import { FAKE_SEARCH } from './search/registry.ts';
 import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
 
 export * from './fake-llm.ts';
@@ -58,21 +59,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       apiKey: llmOpts.apiKey ?? '',
       settingsPatch: () => ({
         llm: { preset: 'custom', baseURL: llm.baseURL, apiKey: llmOpts.apiKey ?? '', model: 'fake-llm' },
-        search: {
-          wikipedia: { baseURL: s.urls.wikipedia },
-          searxng: { baseURL: s.urls.searxng },
-          brave: { baseURL: s.urls.brave, apiKey: s.keys.brave },
-          tavily: { baseURL: s.urls.tavily, apiKey: s.keys.tavily },
-        },
+        search: Object.fromEntries(SEARCH_PROVIDERS.map((p) => [p, FAKE_SEARCH[p].settings(s.urls[p], s.keys[p] ?? '')])),
       }),
       describe: () =>
         [
           `fixture site   ${site.origin}/  (demo: ${site.url('/demo.html')})`,
           `fake LLM       ${llm.baseURL}  (key: ${llmOpts.apiKey ?? 'none'}, models: GET ${llm.baseURL}/models)`,
-          `wikipedia      ${s.urls.wikipedia}/w/api.php  (per language: ${s.urls.wikipediaLang})`,
-          `searxng        ${s.urls.searxng}/search?q=…&format=json`,
-          `brave          ${s.urls.brave}/res/v1/web/search  (X-Subscription-Token: ${s.keys.brave})`,
-          `tavily         ${s.urls.tavily}/search  (Authorization: Bearer ${s.keys.tavily})`,
+          ...SEARCH_PROVIDERS.map((p) => FAKE_SEARCH[p].describe(s.urls[p], s.keys[p] ?? '')),
         ].join('\n'),
       close: async () => {
         await Promise.all([llm.close(), s.close(), site.close()]);

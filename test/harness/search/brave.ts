@@ -1,6 +1,8 @@
 /** Brave Search API (GET /res/v1/web/search), response and error shapes as documented by Brave. */
 import type { SearchDoc } from '../fixture-corpus.ts';
 import { lexicalSearch, snippet } from '../text.ts';
+import { headerString, sendJson } from '../http-util.ts';
+import type { FakeSearchProvider } from './fake-provider.ts';
 
 type Json = Record<string, unknown>;
 
@@ -88,3 +90,22 @@ export function braveSearch(docs: SearchDoc[], p: URLSearchParams): { status: nu
   if (results.length) body.web = { type: 'search', results, family_friendly: true };
   return { status: 200, body };
 }
+
+export const fakeBrave: FakeSearchProvider = {
+  id: 'brave',
+  defaultKey: 'BSA-test-brave-key',
+  handle: ({ req, res, path, url, docs, key }) => {
+    if (path !== '/res/v1/web/search' || req.method !== 'GET') return false;
+    const token = headerString(req, 'x-subscription-token');
+    if (!token) sendJson(res, 422, braveMissingToken());
+    else if (token !== key) sendJson(res, 401, braveInvalidToken());
+    else {
+      const r = braveSearch(docs, url.searchParams);
+      sendJson(res, r.status, r.body, { 'x-ratelimit-limit': '1, 2000', 'x-ratelimit-remaining': '0, 1990', 'x-ratelimit-reset': '1, 1000000' });
+    }
+    return true;
+  },
+  fault: (res, status, headers) => sendJson(res, status, braveStatusError(status), headers),
+  settings: (baseURL, apiKey) => ({ baseURL, apiKey }),
+  describe: (base, key) => `brave          ${base}/res/v1/web/search  (X-Subscription-Token: ${key})`,
+};

@@ -1,6 +1,8 @@
 /** SearXNG's /search JSON API (format=json), as a self-hosted instance answers it. */
 import type { SearchDoc } from '../fixture-corpus.ts';
 import { escapeHtml, lexicalSearch, snippet } from '../text.ts';
+import { sendJson } from '../http-util.ts';
+import type { FakeSearchProvider } from './fake-provider.ts';
 
 const PAGE_SIZE = 10;
 
@@ -58,3 +60,33 @@ export function searxngHtml(docs: SearchDoc[], p: URLSearchParams): string {
     .join('\n');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(p.get('q') ?? '')} - SearXNG</title></head><body><main id="results">${items}</main></body></html>`;
 }
+
+export const fakeSearxng: FakeSearchProvider = {
+  id: 'searxng',
+  handle: ({ res, path, url, body, docs, searxngJson: jsonEnabled }) => {
+    if (path !== '/search') return false;
+    // SearXNG reads GET query parameters or a POSTed form.
+    const params = new URLSearchParams(url.searchParams);
+    if (body && typeof body === 'object') for (const [key, v] of Object.entries(body)) if (typeof v === 'string') params.set(key, v);
+    const format = params.get('format');
+    if (format === 'json') {
+      if (!jsonEnabled) {
+        res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' });
+        res.end("<!doctype html><html lang=en><title>403 Forbidden</title><h1>Forbidden</h1><p>You don't have the permission to access the requested resource. It is either read-protected or not readable by the server.</p>");
+      } else sendJson(res, 200, searxngJson(docs, params));
+    } else if (format && format !== 'html') {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Bad Request');
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(searxngHtml(docs, params));
+    }
+    return true;
+  },
+  fault: (res, status, headers) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+    res.end(status === 429 ? 'Too Many Requests' : 'Internal Server Error');
+  },
+  settings: (baseURL) => ({ baseURL }),
+  describe: (base) => `searxng        ${base}/search?q=…&format=json`,
+};

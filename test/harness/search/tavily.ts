@@ -1,6 +1,8 @@
 /** Tavily Search API (POST /search), response and error shapes as Tavily returns them. */
 import type { SearchDoc } from '../fixture-corpus.ts';
 import { lexicalSearch, snippet } from '../text.ts';
+import { headerString, sendJson } from '../http-util.ts';
+import type { FakeSearchProvider } from './fake-provider.ts';
 
 type Json = Record<string, unknown>;
 
@@ -42,3 +44,28 @@ export function tavilySearch(docs: SearchDoc[], body: Json, startedAt: number): 
     },
   };
 }
+
+export const fakeTavily: FakeSearchProvider = {
+  id: 'tavily',
+  defaultKey: 'tvly-test-key',
+  handle: ({ req, res, path, body, docs, key, startedAt }) => {
+    if (path !== '/search') return false;
+    if (req.method !== 'POST') {
+      sendJson(res, 405, { detail: 'Method Not Allowed' });
+      return true;
+    }
+    const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Json) : {};
+    // Newer clients send the key as a bearer token; older ones put api_key in the body.
+    const bearer = headerString(req, 'authorization')?.replace(/^Bearer\s+/i, '');
+    const given = bearer || (typeof b.api_key === 'string' ? b.api_key : undefined);
+    if (given !== key) sendJson(res, 401, tavilyError(TAVILY_UNAUTHORIZED));
+    else {
+      const r = tavilySearch(docs, b, startedAt);
+      sendJson(res, r.status, r.body);
+    }
+    return true;
+  },
+  fault: (res, status, headers) => sendJson(res, status, tavilyError(status === 429 ? 'Rate limit exceeded. Please upgrade your plan or try again later.' : 'Internal server error.'), headers),
+  settings: (baseURL, apiKey) => ({ baseURL, apiKey }),
+  describe: (base, key) => `tavily         ${base}/search  (Authorization: Bearer ${key})`,
+};

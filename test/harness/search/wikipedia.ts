@@ -2,6 +2,8 @@
  * Ratify uses: list=search, generator=search with extracts/info, and prop=extracts by title. */
 import type { SearchDoc } from '../fixture-corpus.ts';
 import { escapeHtml, lexicalSearch, snippet } from '../text.ts';
+import { sendJson } from '../http-util.ts';
+import type { FakeSearchProvider } from './fake-provider.ts';
 
 type Params = URLSearchParams;
 type Json = Record<string, unknown>;
@@ -187,3 +189,31 @@ export function wikipediaErrorPage(status: number): { type: string; body: string
   const title = status === 429 ? 'Too many requests' : 'Wikimedia Error';
   return { type: 'text/html; charset=utf-8', body: `<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>${title}</title><p>Our servers are currently under maintenance or experiencing a technical issue (HTTP ${status}).</p></html>` };
 }
+
+export const fakeWikipedia: FakeSearchProvider = {
+  id: 'wikipedia',
+  handle: ({ res, path, url, docs }) => {
+    // Per language: /{lang}/w/api.php searches the documents in that language only.
+    const lang = /^\/([a-z]{2,3}(?:-[a-z]+)?)(\/w\/api\.php)$/i.exec(path);
+    const apiPath = lang?.[2] ?? path;
+    if (apiPath !== '/w/api.php') return false;
+    const pool = lang?.[1] ? docs.filter((d) => (d.lang ?? 'en').toLowerCase().startsWith((lang[1] as string).toLowerCase())) : docs;
+    const result = wikipediaApi(pool, url.searchParams);
+    // MediaWiki sends CORS headers only for origin=* (anonymous) requests.
+    const cors: Record<string, string> = url.searchParams.get('origin') === '*' ? { 'access-control-allow-origin': '*' } : {};
+    if ('error' in result) cors['mediawiki-api-error'] = String((result.error as { code: string }).code);
+    if (url.searchParams.get('format') !== 'json') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cors });
+      res.end(`<!DOCTYPE html><html><body><pre>${JSON.stringify(result, null, 4).replace(/</g, '&lt;')}</pre></body></html>`);
+    } else sendJson(res, 200, result, cors);
+    return true;
+  },
+  fault: (res, status, headers) => {
+    const page = wikipediaErrorPage(status);
+    res.writeHead(status, { 'content-type': page.type, ...headers });
+    res.end(page.body);
+  },
+  // One wiki for every language (tests that need per-language wikis use `{base}/{lang}`).
+  settings: (base) => ({ baseURL: base }),
+  describe: (base) => `wikipedia      ${base}/w/api.php  (per language: ${base}/{lang}/w/api.php)`,
+};

@@ -1,0 +1,109 @@
+/** The options page: one form over the settings schema, saved as a whole. */
+import { useEffect, useState } from 'react';
+import { loadSettings, saveSettings } from '@/lib/browser/settings-store';
+import { browserUiLanguage } from '@/lib/browser/ui';
+import { pickLanguage } from '@/lib/i18n/messages';
+import { SECTION_SCHEMAS, validateSettings, type Settings, type SettingsProblem } from '@/lib/settings/schema';
+import { I18nProvider, useT } from '../i18n';
+import { Field, NumberField, problemText } from './fields';
+import { ModelSection } from './ModelSection';
+import { PrivacySection } from './PrivacySection';
+import { SearchSection } from './SearchSection';
+
+export function OptionsApp() {
+  const [settings, setSettings] = useState<Settings>();
+  useEffect(() => {
+    void loadSettings().then(setSettings);
+  }, []);
+  if (!settings) return null;
+  const lang = pickLanguage(settings.ui.language, browserUiLanguage());
+  return (
+    <I18nProvider lang={lang}>
+      <OptionsForm initial={settings} onSaved={setSettings} />
+    </I18nProvider>
+  );
+}
+
+const PIPELINE = SECTION_SCHEMAS.pipeline.shape;
+
+function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Settings): void }) {
+  const t = useT();
+  const [s, setS] = useState<Settings>(initial);
+  const [problems, setProblems] = useState<SettingsProblem[]>([]);
+  const [saved, setSaved] = useState(false);
+  const update = (f: (d: Settings) => Settings) => {
+    setS((cur) => f(cur));
+    setSaved(false);
+  };
+  const section =
+    <K extends keyof Settings>(k: K) =>
+    (patch: Partial<Settings[K]>) =>
+      update((d) => ({ ...d, [k]: { ...d[k], ...patch } }));
+  const setPipeline = section('pipeline');
+
+  const save = async () => {
+    const found = validateSettings(s);
+    setProblems(found);
+    if (found.length) return;
+    await saveSettings(s);
+    setSaved(true);
+    onSaved(s);
+  };
+
+  const num = (key: keyof typeof PIPELINE, label: Parameters<typeof t>[0], step?: number) => (
+    <NumberField
+      id={key === 'betaThreshold' ? 'beta' : key}
+      label={t(label)}
+      schema={PIPELINE[key]}
+      value={s.pipeline[key]}
+      step={step}
+      error={problemText(t, problems, `pipeline.${key}`, PIPELINE[key])}
+      onChange={(v) => setPipeline({ [key]: v })}
+    />
+  );
+
+  return (
+    <form
+      className="options"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h1>{t('optionsTitle')}</h1>
+      <ModelSection settings={s} problems={problems} onChange={section('llm')} onProblems={setProblems} />
+      <fieldset>
+        <legend>{t('methodSection')}</legend>
+        {num('betaThreshold', 'betaLabel', 0.05)}
+        {num('maxSteps', 'maxStepsLabel')}
+        {num('maxRounds', 'maxRoundsLabel')}
+        {num('passagesPerStep', 'passagesLabel')}
+      </fieldset>
+      <SearchSection search={s.search} problems={problems} onChange={(id, patch) => update((d) => ({ ...d, search: { ...d.search, [id]: { ...d.search[id], ...patch } } }))} />
+      <PrivacySection privacy={s.privacy} onChange={section('privacy')} />
+      <fieldset>
+        <legend>{t('language')}</legend>
+        <Field label={t('language')} id="language">
+          <select id="language" value={s.ui.language} onChange={(e) => update((d) => ({ ...d, ui: { language: e.target.value as Settings['ui']['language'] } }))}>
+            {SECTION_SCHEMAS.ui.shape.language.unwrap().options.map((l) => (
+              <option key={l} value={l}>
+                {l === 'auto' ? t('languageAuto') : l === 'en' ? 'English' : '简体中文'}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </fieldset>
+      <div className="row sticky-actions">
+        <button type="submit" className="primary">
+          {t('save')}
+        </button>
+        {saved && (
+          <span role="status" data-testid="saved">
+            {t('saved')}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,69 @@
+/** What Ratify may read, and how long it keeps runs. Deleting data goes through the worker, which
+ * owns the stores (runs and the page cache). */
+import { useState } from 'react';
+import { request } from '@/lib/browser/messaging';
+import { SECTION_SCHEMAS, type Settings } from '@/lib/settings/schema';
+import { useT } from '../i18n';
+import { Field, Toggle } from './fields';
+
+const RETENTION_CHOICES = [7, 30, 90, 365];
+
+export function PrivacySection({ privacy, onChange }: { privacy: Settings['privacy']; onChange(patch: Partial<Settings['privacy']>): void }) {
+  const t = useT();
+  const [domains, setDomains] = useState(privacy.excludedDomains.join('\n'));
+  const [dataStatus, setDataStatus] = useState('');
+  const scopes = SECTION_SCHEMAS.privacy.shape.tabScope.unwrap().options;
+  return (
+    <fieldset>
+      <legend>{t('privacy')}</legend>
+      <Field label={t('tabScope')} id="tabScope">
+        <select id="tabScope" value={privacy.tabScope} onChange={(e) => onChange({ tabScope: e.target.value as Settings['privacy']['tabScope'] })}>
+          {scopes.map((s) => (
+            <option key={s} value={s}>
+              {t(s === 'window' ? 'tabScopeWindow' : 'tabScopeAll')}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label={t('excludedDomains')} id="excluded">
+        <textarea
+          id="excluded"
+          rows={5}
+          value={domains}
+          onChange={(e) => {
+            setDomains(e.target.value);
+            onChange({ excludedDomains: e.target.value.split(/[\s,]+/).map((d) => d.trim().toLowerCase()).filter(Boolean) });
+          }}
+        />
+      </Field>
+      <Toggle id="incognito" label={t('allowIncognito')} checked={privacy.allowIncognito} onChange={(v) => onChange({ allowIncognito: v })} />
+      <Field label={t('retention')} id="retention">
+        <select id="retention" value={privacy.retentionDays} onChange={(e) => onChange({ retentionDays: Number(e.target.value) })}>
+          <option value={0}>{t('retentionForever')}</option>
+          {RETENTION_CHOICES.map((d) => (
+            <option key={d} value={d}>
+              {t('retentionDays', { n: d })}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className="row">
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            if (!confirm(t('confirmDeleteAll'))) return;
+            setDataStatus('');
+            request('data/delete-all', {}).then(
+              () => setDataStatus(t('deletedAll')),
+              (err: unknown) => setDataStatus(err instanceof Error ? err.message : String(err)),
+            );
+          }}
+        >
+          {t('deleteAllData')}
+        </button>
+        <span role="status">{dataStatus}</span>
+      </div>
+    </fieldset>
+  );
+}
