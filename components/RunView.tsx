@@ -1,3 +1,4 @@
+import { changesText } from '@/lib/verdicts';
 import type { GateDecision, Run, Source } from '@/lib/pipeline/types';
 import { ErrorNotice } from './ErrorNotice';
 import { useT, type T } from './i18n';
@@ -8,13 +9,17 @@ import { Trace, VerdictBadge } from './Trace';
 
 export interface RunActions {
   onCancel(): void;
-  onRetry(forceRetrieval?: boolean): void;
+  /** Continue a failed or interrupted run from its checkpoint. */
+  onRetry(): void;
+  /** Start again from scratch (optionally always checking sources). */
+  onAgain(forceRetrieval?: boolean): void;
   onOpenSource(s: Source): void;
   onOpenSettings(): void;
   onClearMarks?(tabId: number): void;
 }
 
 export function gateLine(t: T, g: GateDecision, run: Pick<Run, 'mode' | 'input'>): string {
+  if (g.unreadable) return t('gateUnreadable');
   const label = t(`clarity_${g.label}`);
   const cmp = g.beta < g.betaThreshold ? '<' : '≥';
   let action: string;
@@ -108,6 +113,7 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
       {run.mode === 'ask' && run.answer && (
         <section aria-label={t('answer')} data-testid="answer">
           <h3>{t('answer')}</h3>
+          {!live && !run.answerFinal && <p className="notice" data-testid="unfinished">{t('answerUnfinished')}</p>}
           <SafeMarkdown text={run.answer} sources={run.sources} onCite={actions.onOpenSource} />
         </section>
       )}
@@ -116,12 +122,17 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
 
       {run.error && run.error.code !== 'cancelled' && <ErrorNotice error={run.error} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />}
 
-      {!live && (run.answer || run.corrected) && <ExportButtons run={run} />}
+      {!live && run.answerFinal && (run.answer || run.corrected) && <ExportButtons run={run} />}
 
       {!live && (
         <div className="row">
-          {(run.status === 'cancelled' || run.status === 'interrupted') && (
+          {run.status === 'interrupted' && (
             <button type="button" onClick={() => actions.onRetry()}>
+              {t('retry')}
+            </button>
+          )}
+          {run.status === 'cancelled' && (
+            <button type="button" onClick={() => actions.onAgain()}>
               {t('retry')}
             </button>
           )}
@@ -131,12 +142,12 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
             </button>
           )}
           {run.status === 'done' && (
-            <button type="button" onClick={() => actions.onRetry()}>
+            <button type="button" onClick={() => actions.onAgain()}>
               {t('rerun')}
             </button>
           )}
           {run.status === 'done' && run.gate && !run.gate.retrieve && run.mode === 'ask' && (
-            <button type="button" onClick={() => actions.onRetry(true)}>
+            <button type="button" onClick={() => actions.onAgain(true)}>
               {t('checkAnyway')}
             </button>
           )}
@@ -165,7 +176,7 @@ function Claims({ run, onOpenSource }: { run: Run; onOpenSource: (s: Source) => 
                 ) : null;
               })}
             </div>
-            {c.corrected && c.verdict !== 'supported' && <p className="correction">→ {c.corrected}</p>}
+            {c.corrected && changesText(c.verdict) && <p className="correction">→ {c.corrected}</p>}
             {c.explanation && <p className="small muted explanation">{c.explanation}</p>}
           </li>
         ))}

@@ -1,16 +1,16 @@
 import type { Passage } from '@/lib/retrieval/types';
 import type { Run, StepState, Verdict } from '@/lib/pipeline/types';
+import { VERDICT_INFO } from '@/lib/verdicts';
 import { useT } from './i18n';
 import { SiteIcon, siteOf } from './SiteIcon';
 import { StepDiff } from './StepDiff';
 
-const VERDICT_ICON: Record<Verdict, string> = { supported: '✓', corrected: '✎', refuted: '✗', unverifiable: '?' };
 
 export function VerdictBadge({ verdict }: { verdict: Verdict }) {
   const t = useT();
   return (
     <span className={`verdict verdict-${verdict}`} data-verdict={verdict}>
-      <span aria-hidden="true">{VERDICT_ICON[verdict]}</span> {t(`verdict_${verdict}`)}
+      <span aria-hidden="true">{VERDICT_INFO[verdict].icon}</span> {t(`verdict_${verdict}`)}
     </span>
   );
 }

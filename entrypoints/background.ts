@@ -1,13 +1,11 @@
 import { browser, type Browser } from 'wxt/browser';
-import { classifyLlmError } from '@/lib/llm/errors';
-import { isRequest, RUN_PORT_PREFIX } from '@/lib/messages';
+import { isRequest } from '@/lib/messages';
 import { captureSelection } from '@/lib/browser/page-context';
 import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
 import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
 import { createHandlers } from '@/lib/runs/handlers';
 import { createExecutor } from '@/lib/runs/execute';
-import { canResume } from '@/lib/pipeline/run';
 import { createBrowserLibrary } from '@/lib/browser/library';
 import { RunManager } from '@/lib/runs/run-manager';
 import { runStore } from '@/lib/store/runs';
@@ -16,6 +14,8 @@ import { clearMarks, showMarks } from '@/lib/browser/marks';
 import { marksFromRun } from '@/lib/page-marks/from-run';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { withBuiltinDefault } from '@/lib/llm/builtin';
+import { keepAliveWhile } from '@/lib/browser/keep-alive';
+import { serveRunPorts } from '@/lib/browser/run-ports';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -33,7 +33,6 @@ export default defineBackground(() => {
         embed: settings.llm.embeddingModel ? (texts, signal) => llm.embed(texts, signal) : undefined,
       }),
     ),
-    canResume,
     onFinished: (run, settings) => {
       const tabId = run.input.page?.tabId;
       if (run.mode !== 'verify' || run.status !== 'done' || tabId === undefined) return;
@@ -41,7 +40,6 @@ export default defineBackground(() => {
       // Pages that cannot be scripted (browser pages, PDFs, the Web Store) just get no marks.
       void showMarks(tabId, marksFromRun(run), { language }).catch(() => undefined);
     },
-    classifyError: (err, settings) => classifyLlmError(err, settings.llm.baseURL, undefined, settings.llm.preset),
   });
   const handle = createHandlers({
     manager,
@@ -68,24 +66,6 @@ export default defineBackground(() => {
     return true; // answer asynchronously
   });
 
-  // A panel follows a run over a port: a snapshot first, then each event.
-  browser.runtime.onConnect.addListener((port) => {
-    if (!port.name.startsWith(RUN_PORT_PREFIX)) return;
-    const id = port.name.slice(RUN_PORT_PREFIX.length);
-    // A panel reconnecting to a restarted worker must not see a stale snapshot of a run that
-    // recovery is about to resume: subscribe only once recovery has looked at stored runs.
-    void recovered.then(async () => {
-      const unsubscribe = manager.subscribe(id, (u) => port.postMessage(u));
-      if (unsubscribe) {
-        port.onDisconnect.addListener(unsubscribe);
-        keepAliveWhile(manager, id);
-      } else {
-        const run = await store.get(id);
-        if (run) port.postMessage({ type: 'snapshot', run });
-      }
-    });
-  });
-
   const verifyFromTab = (tab: Browser.tabs.Tab | undefined, selectionText: string) => {
     // sidePanel.open must run before any await: it needs the user gesture.
     void openPanel(tab?.id, tab?.windowId);
@@ -93,7 +73,7 @@ export default defineBackground(() => {
       const captured = tab ? await captureSelection(tab, selectionText) : { text: selectionText, page: undefined };
       const run = await manager.start('verify', { text: captured.text, page: captured.page });
       await activeRunItem.setValue(run.id);
-      keepAliveWhile(manager, run.id);
+      keepAliveWhile(() => manager.isActive(run.id));
     })();
   };
 
@@ -106,19 +86,13 @@ export default defineBackground(() => {
 
   // Runs the previous worker left unfinished are resumed or marked interrupted; old runs expire.
   const recovered = manager.recover().then(
-    (runs) => runs.forEach((r) => manager.isActive(r.id) && keepAliveWhile(manager, r.id)),
-    () => undefined,
+    (runs) => runs.forEach((r) => manager.isActive(r.id) && keepAliveWhile(() => manager.isActive(r.id))),
+    // Unreadable stored runs stay as they are; new runs and panels must not wait on them.
+    (err: unknown) => console.error('recovering runs failed', err),
   );
+  // A panel follows a run over a port: a snapshot first, then each event.
+  serveRunPorts({ manager, getRun: (id) => store.get(id), ready: recovered });
   void loadSettings().then(async (s) => {
     if (s.privacy.retentionDays > 0) await store.deleteOlderThan(Date.now() - s.privacy.retentionDays * 86_400_000);
   });
 });
-
-/** Chrome stops an idle worker after 30 s even while a fetch streams; an extension API call
- * resets that timer, so call a cheap one while a run is live. */
-function keepAliveWhile(manager: RunManager, id: string) {
-  const timer = setInterval(() => {
-    if (!manager.isActive(id)) clearInterval(timer);
-    else void browser.runtime.getPlatformInfo();
-  }, 20_000);
-}

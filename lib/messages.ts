@@ -17,7 +17,10 @@ export interface ConnectionReport {
 export interface RequestMap {
   'run/start': { req: { mode: RunMode; input: RunInput }; res: Run };
   'run/cancel': { req: { id: string }; res: boolean };
-  'run/retry': { req: { id: string; forceRetrieval?: boolean }; res: Run };
+  /** Continue a failed or interrupted run from its last checkpoint (or start it again). */
+  'run/retry': { req: { id: string }; res: Run };
+  /** Start again from scratch with the same input. */
+  'run/again': { req: { id: string; forceRetrieval?: boolean }; res: Run };
   'llm/test': { req: { llm: LlmSettings }; res: ConnectionReport };
   'llm/models': { req: { llm: LlmSettings }; res: string[] };
   'source/open': { req: { url: string; tabId?: number; quote?: string }; res: boolean };

@@ -90,7 +90,8 @@ function Panel({ configured }: { configured: boolean | undefined }) {
               run={run}
               actions={{
                 onCancel: () => void act(() => request('run/cancel', { id: run.id })),
-                onRetry: (forceRetrieval) => void act(() => request('run/retry', { id: run.id, forceRetrieval })),
+                onRetry: () => void act(() => request('run/retry', { id: run.id })),
+                onAgain: (forceRetrieval) => void act(() => request('run/again', { id: run.id, forceRetrieval })),
                 onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote })),
                 onOpenSettings: openSettings,
                 onClearMarks: (tabId) => void act(() => request('marks/clear', { tabId })),

@@ -1,5 +1,6 @@
 /** Answer and label scoring: SQuAD-style EM and token F1 (as HotpotQA scores answers), plus
  * "contains", since the pipeline answers in sentences while gold answers are short spans. */
+import { VERDICT_INFO } from '../verdicts';
 import type { ClaimResult } from '../pipeline/types';
 import type { Label } from './datasets';
 
@@ -54,7 +55,8 @@ export function best(pred: string, golds: string[], f: (p: string, g: string) =>
  * all supported supports it; otherwise there is not enough information. */
 export function labelOf(claims: ClaimResult[] | undefined): Label {
   if (!claims?.length) return 'NOT ENOUGH INFO';
-  if (claims.some((c) => c.verdict === 'refuted' || c.verdict === 'corrected')) return 'REFUTES';
-  if (claims.every((c) => c.verdict === 'supported')) return 'SUPPORTS';
+  const labels = claims.map((c) => VERDICT_INFO[c.verdict].fever);
+  if (labels.includes('REFUTES')) return 'REFUTES';
+  if (labels.every((l) => l === 'SUPPORTS')) return 'SUPPORTS';
   return 'NOT ENOUGH INFO';
 }

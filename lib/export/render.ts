@@ -1,11 +1,12 @@
+import { translate } from '../i18n/messages';
 import type { Run, Source } from '../pipeline/types';
+import { changesText } from '../verdicts';
 
 /** The text a run's export is about: the answer (ask) or the corrected passage (verify). */
 function body(run: Run): string {
   return (run.mode === 'verify' ? run.corrected ?? run.answer : run.answer ?? run.corrected) ?? '';
 }
 
-const VERDICT_LABEL = { supported: 'Supported', corrected: 'Corrected', refuted: 'Refuted', unverifiable: 'Unverifiable' } as const;
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
@@ -19,7 +20,7 @@ export function toMarkdown(run: Run): string {
   if (run.claims?.length) {
     parts.push(
       run.claims
-        .map((c) => `- ${VERDICT_LABEL[c.verdict]}: ${oneLine(c.claim)}${c.corrected && c.verdict !== 'supported' ? ` → ${oneLine(c.corrected)}` : ''}${c.sources.length ? ` ${c.sources.map((n) => `[${n}]`).join('')}` : ''}`)
+        .map((c) => `- ${translate('en', `verdict_${c.verdict}`)}: ${oneLine(c.claim)}${c.corrected && changesText(c.verdict) ? ` → ${oneLine(c.corrected)}` : ''}${c.sources.length ? ` ${c.sources.map((n) => `[${n}]`).join('')}` : ''}`)
         .join('\n'),
     );
   }

@@ -92,6 +92,7 @@ const en = {
   fieldRange: 'Out of range ({range})',
   language: 'Language',
   languageAuto: 'Browser default',
+  answerUnfinished: 'Unfinished: the run stopped before this answer was complete.',
   verdict_supported: 'Supported',
   verdict_corrected: 'Corrected',
   verdict_refuted: 'Refuted',
@@ -143,6 +144,7 @@ const en = {
   gateRetrieve: 'checking sources',
   gateVerifyAlways: 'checking sources (verification always does)',
   gateForced: 'checking sources (as asked)',
+  gateUnreadable: "The model's assessment of the question could not be read: checking sources for it as asked.",
   rewrittenAs: 'rewritten as',
 } as const;
 
@@ -241,6 +243,7 @@ const zhCN: Messages = {
   fieldRange: '超出范围（{range}）',
   language: '语言',
   languageAuto: '跟随浏览器',
+  answerUnfinished: '未完成：运行在回答写完之前停止了。',
   verdict_supported: '有据可查',
   verdict_corrected: '已更正',
   verdict_refuted: '不成立',
@@ -292,6 +295,7 @@ const zhCN: Messages = {
   gateRetrieve: '查证来源',
   gateVerifyAlways: '查证来源（核查总会查证）',
   gateForced: '查证来源（按你的要求）',
+  gateUnreadable: '无法读取模型对问题的评估：按原问题查证来源。',
   rewrittenAs: '改写为',
 };
 

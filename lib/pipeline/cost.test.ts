@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmClient } from '../llm/types';
 import { executeRun } from './run';
 import { newRun } from './run-state';
-import { curieLibrary, pipelineSettings, startWorld, type TestWorld } from './testing/fixtures';
+import { curieLibrary, pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import type { PipelineScenario } from '../../test/harness/pipeline-responder.ts';
 
 interface Call {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decide, shouldRetrieve } from './gate';
-import type { GateOut } from './schemas';
-import { curieLibrary, runOnce, startWorld, type TestWorld } from './testing/fixtures';
+import type { GateOut } from './stages';
+import { curieLibrary, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 
 const out = (o: Partial<GateOut>): GateOut => ({ label: 'clear', question: 'Q?', subQuestions: [], confidence: 0.5, ...o });
 const input = { text: 'Q?' };

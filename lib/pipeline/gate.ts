@@ -9,7 +9,7 @@
 import type { LlmClient } from '../llm/types';
 import type { PipelineSettings } from '../settings/schema';
 import { claimsMessages, gateMessages } from './prompts';
-import { claimsSchema, gateSchema, parseClaims, parseGate, SCHEMA, type ClaimsOut, type GateOut } from './schemas';
+import { claimsStage, gateStage, stage, type ClaimsOut, type GateOut } from './stages';
 import type { GateDecision, RunInput, SubDecision } from './types';
 
 /** β′ = 0 never retrieves, β′ = 1 always does; otherwise retrieve iff β < β′ (the paper's rule). */
@@ -65,10 +65,7 @@ export interface GateCallOptions {
 /** Ask mode: one call, then the decision. */
 export async function gateQuestion(llm: LlmClient, input: RunInput, settings: PipelineSettings, o: GateCallOptions = {}): Promise<GateDecision> {
   const out = await llm.json({
-    stage: 'gate',
-    schemaName: SCHEMA.gate,
-    schema: gateSchema,
-    parse: parseGate,
+    ...stage('gate', gateStage),
     messages: gateMessages(input.text, input.page),
     temperature: 0,
     maxTokens: 400,
@@ -87,10 +84,7 @@ export async function gateSelection(
   o: GateCallOptions = {},
 ): Promise<{ decision: GateDecision; claims: ClaimsOut['claims']; query: string }> {
   const out = await llm.json({
-    stage: 'claims',
-    schemaName: SCHEMA.claims,
-    schema: claimsSchema,
-    parse: parseClaims,
+    ...stage('claims', claimsStage),
     messages: claimsMessages(input.text, input.page, settings.maxSteps),
     temperature: 0,
     maxTokens: 300 + 120 * settings.maxSteps,

@@ -1,6 +1,7 @@
 /** Ratify's prompts, one builder per stage. Page text, selections and search results are
  * untrusted: they go in as DATA blocks with delimiters the text itself cannot forge, and every
  * system prompt says that DATA is material to read, never instructions. */
+import { changesText, type Verdict } from '../verdicts';
 import type { ChatMessage } from '../llm/types';
 import type { AliasMap } from './citations';
 import type { PageContext } from './types';
@@ -169,7 +170,7 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
 export interface CheckInput {
   selection: string;
   /** Claims checked before this one, with their outcome. */
-  before: { claim: string; verdict: string; corrected: string }[];
+  before: { claim: string; verdict: Verdict; corrected: string }[];
   position: number;
   total: number;
   claim: string;
@@ -202,7 +203,7 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
       role: 'user',
       content:
         `Highlighted passage:\n${dataBlock({ kind: 'selection' }, x.selection, 4000)}\n\n` +
-        (x.before.length ? `Claims checked so far:\n${numbered(x.before.map((b) => `${b.claim} → ${b.verdict}${b.verdict === 'corrected' || b.verdict === 'refuted' ? `: ${b.corrected}` : ''}`))}\n\n` : '') +
+        (x.before.length ? `Claims checked so far:\n${numbered(x.before.map((b) => `${b.claim} → ${b.verdict}${changesText(b.verdict) ? `: ${b.corrected}` : ''}`))}\n\n` : '') +
         `Current claim: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nClaim: ${x.claim}\n` +
         (x.nextClaim ? `Next claim: ${x.nextClaim}\n` : '') +
         `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}`,

@@ -1,4 +1,9 @@
-import type { Run, RunEvent, RunInput, RunMode, StepState } from './types';
+import type { Run, RunError, RunEvent, RunInput, RunMode, StepState } from './types';
+
+/** [1], [2][3] markers of a streamed answer (their sources are only known when it is final). */
+function stripNumberMarkers(text: string): string {
+  return text.replace(/\[\d+\]/g, '').replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trimEnd();
+}
 
 export function newRun(id: string, mode: RunMode, input: RunInput, now = Date.now()): Run {
   return {
@@ -20,7 +25,8 @@ function updateStep(run: Run, index: number, f: (s: StepState) => StepState): St
   return run.steps.map((s) => (s.index === index ? f(s) : s));
 }
 
-/** Pure reducer: the worker applies it to checkpoint, the panel to render live. */
+/** The one reducer of a run's events: the pipeline applies it (its state is what the worker
+ * stores and checkpoints), and the side panel applies it to the events it receives. */
 export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
   const r: Run = { ...run, updatedAt: now };
   switch (ev.type) {
@@ -78,14 +84,16 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
     case 'citation-dropped':
       return { ...r, droppedCitations: r.droppedCitations + 1 };
     case 'answer-delta':
-      return { ...r, answer: (r.answer ?? '') + ev.text };
+      return { ...r, answer: (r.answer ?? '') + ev.text, answerFinal: false };
     case 'part-answer': {
       const partAnswers = [...(r.partAnswers ?? [])];
       partAnswers[ev.part] = { markdown: ev.markdown, citations: ev.citations };
       return { ...r, partAnswers };
     }
+    case 'answer-reset':
+      return { ...r, answer: undefined, answerFinal: false, sources: [] };
     case 'answer':
-      return { ...r, answer: ev.markdown, sources: ev.sources };
+      return { ...r, answer: ev.markdown, sources: ev.sources, answerFinal: true };
     case 'claims':
       return { ...r, claims: ev.claims, corrected: ev.corrected };
     case 'usage':
@@ -93,8 +101,19 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
     case 'error':
       return { ...r, error: ev.error };
     case 'resume':
-      return { ...r, status: 'running', error: undefined };
-    case 'done':
-      return { ...r, status: ev.status, draftText: r.steps.length ? undefined : r.draftText };
+      // A draft that had not finished streaming is written again from the start.
+      return { ...r, status: 'running', error: undefined, draftText: r.steps.length ? r.draftText : undefined };
+    case 'done': {
+      // An answer cut off by an error or cancel keeps its text but no [n] that points nowhere.
+      const cut = r.answer !== undefined && !r.answerFinal;
+      return { ...r, status: ev.status, draftText: r.steps.length ? undefined : r.draftText, ...(cut ? { answer: stripNumberMarkers(r.answer ?? '') } : {}) };
+    }
   }
 }
+
+/** A run that can never start or continue: its error, then done. The one place besides
+ * executeRun's end that ends a run (the worker marks runs it cannot resume). */
+export function endedWithError(run: Run, error: RunError, status: 'error' | 'interrupted' = 'error', now = Date.now()): Run {
+  return applyEvent(applyEvent(run, { type: 'error', error }, now), { type: 'done', status }, now);
+}
+

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { applyEvent, newRun } from './run-state';
 import { canResume, executeRun } from './run';
-import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld } from './testing/fixtures';
+import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import type { Run, RunEvent } from './types';
 
 let world: TestWorld | undefined;
@@ -148,7 +148,7 @@ describe('executeRun', () => {
   it('resumes after the last step and only composes the missing answer', async () => {
     world = await startWorld({ steps: steps.slice(0, 1), facts });
     const first = await runOnce(world, Q, curieLibrary());
-    const cut: Run = { ...first.run, status: 'interrupted', answer: undefined, sources: [] };
+    const cut: Run = { ...first.run, status: 'interrupted', answer: undefined, answerFinal: undefined, sources: [] };
     const before = world.server.chatRequests().length;
     const again = await executeRun({ run: cut, llm: world.llm, library: curieLibrary(), settings: pipelineSettings(), emit: () => {} });
     expect(world.server.chatRequests().slice(before).map((q) => q.stage)).toEqual(['compose']);

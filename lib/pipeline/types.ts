@@ -4,6 +4,9 @@
  * changes while a run is live. */
 import type { Passage, SourceStatus, Origin, ProviderError } from '../retrieval/types';
 import type { Usage } from '../llm/types';
+import type { Verdict } from '../verdicts';
+
+export type { Verdict };
 
 export type RunMode = 'ask' | 'verify';
 export type RunStatus = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
@@ -46,9 +49,11 @@ export interface GateDecision {
   retrieve: boolean;
   /** Per sub-question decisions, when split. */
   parts?: SubDecision[];
+  /** The model's assessment could not be read: the question was taken as asked and checked
+   * against sources. */
+  unreadable?: boolean;
 }
 
-export type Verdict = 'supported' | 'corrected' | 'refuted' | 'unverifiable';
 
 export type StepStatus = 'pending' | 'running' | 'revised' | 'unchanged' | 'malformed';
 
@@ -157,6 +162,9 @@ export interface Run {
   providerErrors: ProviderError[];
   /** Streaming or final answer, Markdown with [n] citation markers. */
   answer?: string;
+  /** The answer is complete (its `answer` event came). A run that stopped with a streamed but
+   * unfinished answer keeps it without citation markers, and says it is unfinished. */
+  answerFinal?: boolean;
   sources: Source[];
   /** Verify mode. */
   claims?: ClaimResult[];
@@ -169,7 +177,8 @@ export interface Run {
   error?: RunError;
 }
 
-/** The one event type a run emits. */
+/** The one event type a run emits. Events come in causal order: a step's step-done before the
+ * answer its call produced; `error` (if any) right before `done`, which is always last. */
 export type RunEvent =
   | { type: 'gate'; decision: GateDecision }
   | { type: 'draft-delta'; text: string }
@@ -184,6 +193,8 @@ export type RunEvent =
   | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string> }
   | { type: 'citation-dropped'; index: number; passageId: string; reason: string }
   | { type: 'answer-delta'; text: string }
+  /** A half-streamed answer is dropped (it is about to be written again). */
+  | { type: 'answer-reset' }
   /** The answer of one sub-question (ambiguous questions), before the composed answer. */
   | { type: 'part-answer'; part: number; markdown: string; citations: string[] }
   | { type: 'answer'; markdown: string; sources: Source[] }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { curieLibrary, runOnce, startWorld, type TestWorld } from './testing/fixtures';
+import { curieLibrary, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 
 let world: TestWorld | undefined;
 afterEach(async () => {

@@ -11,13 +11,14 @@ export type LibraryFactory = (run: Run, settings: Settings, llm: LlmClient) => L
 /** The worker's executor: one LLM client per run over the user's endpoint, the library the
  * factory builds for this run (open tabs + web search), and the pipeline. */
 export function createExecutor(makeLibrary: LibraryFactory) {
-  return async (run: Run, ctx: ExecuteContext): Promise<void> => {
+  return async (run: Run, ctx: ExecuteContext): Promise<Run> => {
     const llm = createLlmClient(ctx.settings.llm);
-    await executeRun({
+    return executeRun({
       run,
       llm,
       library: makeLibrary(run, ctx.settings, llm),
       settings: ctx.settings.pipeline,
+      blocked: ctx.blocked,
       signal: ctx.signal,
       emit: ctx.emit,
     });

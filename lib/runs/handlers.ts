@@ -20,6 +20,11 @@ type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promis
 
 /** The worker's request handlers, free of browser APIs (those come in through deps). */
 export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Reply<unknown>> {
+  const existing = async (id: string): Promise<Run> => {
+    const run = await deps.getRun(id);
+    if (!run) throw new LlmError({ code: 'unknown', message: 'That run no longer exists.' });
+    return run;
+  };
   const handlers: Handlers = {
     'run/start': async ({ mode, input }) => {
       const run = await deps.manager.start(mode, input);
@@ -27,10 +32,13 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
       return run;
     },
     'run/cancel': async ({ id }) => deps.manager.cancel(id),
-    'run/retry': async ({ id, forceRetrieval }) => {
-      const old = await deps.getRun(id);
-      if (!old) throw new LlmError({ code: 'unknown', message: 'That run no longer exists.' });
-      const run = await deps.manager.retry(old, forceRetrieval ? { forceRetrieval } : {});
+    'run/retry': async ({ id }) => {
+      const run = await deps.manager.retry(await existing(id));
+      await deps.setActiveRun(run.id);
+      return run;
+    },
+    'run/again': async ({ id, forceRetrieval }) => {
+      const run = await deps.manager.again(await existing(id), forceRetrieval ? { forceRetrieval } : {});
       await deps.setActiveRun(run.id);
       return run;
     },

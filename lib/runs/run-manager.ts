@@ -1,8 +1,12 @@
-import { applyEvent, newRun } from '../pipeline/run-state';
+/** Owns live runs in the worker: starts them, stores and broadcasts what the pipeline reports,
+ * checkpoints, cancels, continues and recovers them. It never changes a run itself: the pipeline
+ * (executeRun) is the one reducer of a run's events; the manager keeps the state it is handed.
+ * Browser-free: storage and the executor come in as dependencies. */
+import { classifyLlmError } from '../llm/errors';
+import { canResume } from '../pipeline/run';
+import { endedWithError, newRun } from '../pipeline/run-state';
 import type { Run, RunError, RunEvent, RunInput, RunMode } from '../pipeline/types';
-import type { Settings } from '../settings/schema';
-import { isLlmConfigured } from '../settings/schema';
-import { MAX_QUESTION_CHARS, MAX_SELECTION_CHARS } from './limits';
+import { isLlmConfigured, type Settings } from '../settings/schema';
 
 /** What the worker tells a subscriber (the side panel) about one run. */
 export type RunUpdate = { type: 'snapshot'; run: Run } | { type: 'event'; runId: string; event: RunEvent };
@@ -10,25 +14,27 @@ export type RunUpdate = { type: 'snapshot'; run: Run } | { type: 'event'; runId:
 export interface ExecuteContext {
   settings: Settings;
   signal: AbortSignal;
-  emit: (ev: RunEvent) => void;
+  /** Set when the run cannot start (no model configured): the pipeline ends it with this. */
+  blocked?: RunError;
+  /** Every event of the run, with the run as the pipeline's reducer left it. */
+  emit: (ev: RunEvent, run: Run) => void;
 }
 
 export interface RunManagerDeps {
   store: { put(run: Run): Promise<unknown>; get(id: string): Promise<Run | undefined>; running(): Promise<Run[]> };
   loadSettings(): Promise<Settings>;
-  /** Runs the pipeline for `run` (which may hold a checkpoint to resume from). Throws a RunError-like on failure. */
-  execute(run: Run, ctx: ExecuteContext): Promise<void>;
-  /** Whether `execute` can pick up this checkpoint where it stopped. */
-  canResume?(run: Run): boolean;
-  classifyError(err: unknown, settings: Settings): RunError;
+  /** Runs the pipeline (executeRun) for `run`, which may hold a checkpoint to continue from. */
+  execute(run: Run, ctx: ExecuteContext): Promise<unknown>;
   /** Called once a run has ended and been saved (e.g. to mark a verified selection in its page). */
   onFinished?(run: Run, settings: Settings): void;
+  /** A checkpoint could not be written (the run goes on; the next checkpoint tries again). */
+  onSaveError?(err: unknown, run: Run): void;
   newId?: () => string;
   now?: () => number;
 }
 
 /** Events that end a unit of work: the run is written to IndexedDB after each of them. */
-const CHECKPOINT_EVENTS = new Set<RunEvent['type']>(['gate', 'draft', 'library', 'step-done', 'answer', 'claims', 'error', 'done']);
+const CHECKPOINT_EVENTS = new Set<RunEvent['type']>(['gate', 'draft', 'library', 'step-done', 'part-answer', 'answer', 'claims', 'error', 'done']);
 
 interface Active {
   run: Run;
@@ -36,10 +42,10 @@ interface Active {
   listeners: Set<(u: RunUpdate) => void>;
   finished: Promise<void>;
   lastSave: number;
-  emit: (ev: RunEvent) => void;
 }
 
-/** Owns live runs in the worker: starts, streams, checkpoints, cancels, resumes. Browser-free. */
+const NOT_CONFIGURED: RunError = { code: 'not-configured', message: 'No model is configured yet. Open the settings to choose a provider.' };
+
 export class RunManager {
   private active = new Map<string, Active>();
   private readonly now: () => number;
@@ -50,39 +56,34 @@ export class RunManager {
     this.newId = deps.newId ?? (() => crypto.randomUUID());
   }
 
-  /** Create and start a run. Input problems and a missing configuration become a stored run
-   * with an error, so the user's text is never lost. */
+  /** Create and start a run. A run that cannot start (bad input, nothing configured) is kept as
+   * a run with its error, so the user's text is never lost; it has ended when this returns. */
   async start(mode: RunMode, input: RunInput): Promise<Run> {
     const settings = await this.deps.loadSettings();
-    const text = input.text.trim();
-    let run = newRun(this.newId(), mode, { ...input, text }, this.now());
-    const limit = mode === 'verify' ? MAX_SELECTION_CHARS : MAX_QUESTION_CHARS;
-    let problem: RunError | undefined;
-    if (!text) problem = { code: 'empty-input', message: mode === 'verify' ? 'The selection is empty.' : 'The question is empty.' };
-    else if (text.length > limit)
-      problem = { code: 'too-long', message: `The ${mode === 'verify' ? 'selection' : 'question'} has ${text.length.toLocaleString('en')} characters; the limit is ${limit.toLocaleString('en')}. Select a shorter passage.` };
-    else if (!isLlmConfigured(settings)) problem = { code: 'not-configured', message: 'No model is configured yet. Open the settings to choose a provider.' };
-    if (problem) {
-      run = { ...applyEvent(applyEvent(run, { type: 'error', error: problem }, this.now()), { type: 'done', status: 'error' }, this.now()) };
-      await this.deps.store.put(run);
-      return run;
-    }
-    run = { ...run, model: settings.llm.model };
+    const run: Run = { ...newRun(this.newId(), mode, { ...input, text: input.text.trim() }, this.now()), model: settings.llm.model || undefined };
     await this.deps.store.put(run);
-    this.launch(run, settings);
-    return run;
+    return this.launch(run, settings);
   }
 
-  /** Start again from scratch with the same input (and optionally a changed input flag). */
-  async retry(run: Run, patch: Partial<RunInput> = {}): Promise<Run> {
+  /** Retry: a run that stopped on an error (or was interrupted) continues from its last
+   * checkpoint; anything else starts again. */
+  async retry(run: Run): Promise<Run> {
+    if ((run.status === 'error' || run.status === 'interrupted') && canResume(run) && !this.active.has(run.id)) {
+      const settings = await this.deps.loadSettings();
+      return this.launch(run, settings);
+    }
+    return this.again(run);
+  }
+
+  /** Run again from scratch with the same input (optionally changed, e.g. forced retrieval). */
+  async again(run: Run, patch: Partial<RunInput> = {}): Promise<Run> {
     return this.start(run.mode, { ...run.input, ...patch });
   }
 
   cancel(id: string): boolean {
     const a = this.active.get(id);
     if (!a) return false;
-    // The panel hears "cancelled" at once; output that aborted calls still produce is ignored.
-    a.emit({ type: 'done', status: 'cancelled' });
+    // The pipeline ends the run as cancelled at once; output aborted calls still produce is ignored.
     a.ctrl.abort();
     return true;
   }
@@ -100,7 +101,7 @@ export class RunManager {
     await this.active.get(id)?.finished;
   }
 
-  /** Subscribe to a run: the current state first, then every event. Returns undefined if the run is not live. */
+  /** Subscribe to a run: the current state first, then every event. Undefined if it is not live. */
   subscribe(id: string, listener: (u: RunUpdate) => void): (() => void) | undefined {
     const a = this.active.get(id);
     if (!a) return undefined;
@@ -109,7 +110,7 @@ export class RunManager {
     return () => a.listeners.delete(listener);
   }
 
-  /** After a worker restart: runs still marked running were cut off. Resume those the pipeline
+  /** After a worker restart: runs still marked running were cut off. Continue those the pipeline
    * can continue from their checkpoint; mark the rest interrupted (the panel offers Retry). */
   async recover(): Promise<Run[]> {
     const stale = (await this.deps.store.running()).filter((r) => !this.active.has(r.id));
@@ -117,12 +118,10 @@ export class RunManager {
     const settings = await this.deps.loadSettings();
     const out: Run[] = [];
     for (const r of stale) {
-      if (this.deps.canResume?.(r) && isLlmConfigured(settings)) {
-        this.launch(r, settings);
-        out.push(r);
+      if (canResume(r) && isLlmConfigured(settings)) {
+        out.push(this.launch(r, settings));
       } else {
-        let run = applyEvent(r, { type: 'error', error: { code: 'interrupted', message: 'The run was interrupted when the browser stopped the extension\'s worker.' } }, this.now());
-        run = applyEvent(run, { type: 'done', status: 'interrupted' }, this.now());
+        const run = endedWithError(r, { code: 'interrupted', message: "The run was interrupted when the browser stopped the extension's worker." }, 'interrupted', this.now());
         await this.deps.store.put(run);
         out.push(run);
       }
@@ -130,35 +129,34 @@ export class RunManager {
     return out;
   }
 
-  private launch(initial: Run, settings: Settings) {
+  private launch(initial: Run, settings: Settings): Run {
     const ctrl = new AbortController();
-    const entry: Active = { run: initial, ctrl, listeners: new Set(), finished: Promise.resolve(), lastSave: this.now(), emit: () => {} };
+    const entry: Active = { run: initial, ctrl, listeners: new Set(), finished: Promise.resolve(), lastSave: this.now() };
     this.active.set(initial.id, entry);
     let saving: Promise<unknown> = Promise.resolve();
     const save = () => {
       const snapshot = entry.run;
       entry.lastSave = this.now();
-      saving = saving.then(() => this.deps.store.put(snapshot)).catch(() => undefined);
+      saving = saving
+        .then(() => this.deps.store.put(snapshot))
+        .catch((err: unknown) => (this.deps.onSaveError ?? ((e: unknown) => console.error('checkpoint failed', e)))(err, snapshot));
       return saving;
     };
-    const emit = (event: RunEvent) => {
-      if (entry.run.status !== 'running') return;
-      entry.run = applyEvent(entry.run, event, this.now());
-      for (const l of entry.listeners) l({ type: 'event', runId: entry.run.id, event });
+    const emit = (event: RunEvent, run: Run) => {
+      entry.run = run;
+      for (const l of entry.listeners) l({ type: 'event', runId: run.id, event });
       // Streaming text is saved at most once a second; finished units of work at once.
       if (CHECKPOINT_EVENTS.has(event.type) || this.now() - entry.lastSave > 1000) void save();
     };
-    entry.emit = emit;
+    const blocked = isLlmConfigured(settings) ? undefined : { ...NOT_CONFIGURED };
     entry.finished = (async () => {
       try {
-        await this.deps.execute(entry.run, { settings, signal: ctrl.signal, emit });
-        if (entry.run.status === 'running') emit({ type: 'done', status: ctrl.signal.aborted ? 'cancelled' : 'done' });
+        await this.deps.execute(entry.run, { settings, signal: ctrl.signal, blocked, emit });
       } catch (err) {
-        if (ctrl.signal.aborted) {
-          emit({ type: 'done', status: 'cancelled' });
-        } else {
-          emit({ type: 'error', error: this.deps.classifyError(err, settings) });
-          emit({ type: 'done', status: 'error' });
+        // executeRun ends every run itself; this only catches a failure to start it (wiring).
+        if (entry.run.status === 'running') {
+          entry.run = endedWithError(entry.run, classifyLlmError(err, settings.llm.baseURL), 'error', this.now());
+          for (const l of entry.listeners) l({ type: 'snapshot', run: entry.run });
         }
       } finally {
         await save();
@@ -166,5 +164,6 @@ export class RunManager {
         this.deps.onFinished?.(entry.run, settings);
       }
     })();
+    return entry.run;
   }
 }

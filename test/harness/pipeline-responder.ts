@@ -1,7 +1,7 @@
 /**
  * A scripted "model" for Ratify's pipeline: answers every pipeline stage (gate, answer, draft,
  * revise, claims, check, compose — the response_format.json_schema.name of each call, see
- * lib/pipeline/schemas.ts) from a small scenario, reading the prompt the way a real model would:
+ * lib/pipeline/stages.ts) from a small scenario, reading the prompt the way a real model would:
  * it finds the current step, the evidence blocks and their ids (`<<<DATA id="P2" …>>>`) in the
  * prompt text, and cites the passage whose text contains a phrase you name.
  *
@@ -25,7 +25,8 @@
  */
 import type { LlmRequest, Reply, Responder } from './fake-llm.ts';
 
-export type Verdict = 'supported' | 'corrected' | 'refuted' | 'unverifiable';
+export type { Verdict } from '../../lib/verdicts.ts';
+import type { Verdict } from '../../lib/verdicts.ts';
 
 export interface Fact {
   /** 0-based step within its chain (default: any step whose evidence contains the phrase). */

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLibrary } from './testing/memory-library';
-import { curieLibrary, runOnce, startWorld, type TestWorld } from './testing/fixtures';
+import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
+import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
+import { executeRun } from './run';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -101,33 +103,45 @@ describe('progress tracker: further rounds per step', () => {
 });
 
 describe('model output that cannot be used', () => {
-  it('a malformed revision leaves that step unrevised (status malformed) and the run goes on', async () => {
-    world = await startWorld({ steps: ['Marie Curie was born in 1867.', 'She won a Nobel Prize.'], facts: [{ phrase: 'Nobel Prize' }], malformed: { revise: 2 } });
+  it('a revision that stays unreadable after the repair round ends the run with an error naming the stage and step, and keeps what was done', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in 1867.', 'She won a Nobel Prize.'], facts: [{ phrase: 'born 7 November 1867' }, { phrase: 'Nobel Prize' }], malformed: { revise: 2 } });
     const r = await runOnce(world, Q, curieLibrary());
-    expect(r.run.status).toBe('done');
-    expect(r.run.steps.map((s) => s.status)).toEqual(['malformed', 'unchanged']);
-    expect(r.run.steps[0].revised).toBe('Marie Curie was born in 1867.');
-    expect(r.run.steps[1].queries[0].query).toBeTruthy(); // a query made without the model
-    expect(r.run.answer).toBeTruthy();
+    expect(r.run.status).toBe('error');
+    expect(r.run.error).toMatchObject({ code: 'bad-output', stage: 'revise, step 1' });
+    expect(r.run.answer).toBeUndefined();
+    expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
+    // Retry continues from that step: the gate and the draft are not asked again.
+    const before = world.server.chatRequests().length;
+    const again = await executeRun({ run: r.run, llm: world.llm, library: curieLibrary(), settings: pipelineSettings(), emit: () => {} });
+    expect(again.status).toBe('done');
+    expect(world.server.chatRequests().slice(before).map((q) => q.stage)).toEqual(['revise', 'revise']);
+    expect(again.steps.map((s) => s.citations.length)).toEqual([1, 1]);
   });
 
-  it('a reply with no JSON at all is handled the same way', async () => {
+  it('a reply with no JSON at all is an error, not an answer', async () => {
     world = await startWorld({ steps: ['Marie Curie was born in 1867.'] });
-    world.server.setResponder(((base) => (req) => (req.stage === 'revise' ? { content: 'I cannot do that.' } : base(req)))(
-      (await import('../../test/harness/pipeline-responder.ts')).pipelineResponder({ steps: ['Marie Curie was born in 1867.'] }),
-    ));
+    world.server.setResponder(((base) => (req) => (req.stage === 'revise' ? { content: 'I cannot do that.' } : base(req)))(pipelineResponder({ steps: ['Marie Curie was born in 1867.'] })));
     const r = await runOnce(world, Q, curieLibrary());
-    expect(r.run.status).toBe('done');
-    expect(r.run.steps[0].status).toBe('malformed');
-    expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise', 'compose']);
+    expect(r.run.status).toBe('error');
+    expect(r.run.error?.code).toBe('bad-output');
+    expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
   });
 
-  it('an unreadable gate or draft degrades instead of failing the run', async () => {
-    world = await startWorld({ malformed: { gate: 'always', draft: 'always' } });
+  it('an unreadable gate is said in the trace and the question is checked against sources as asked', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in Warsaw.'], facts: [{ phrase: 'Warsaw' }], malformed: { gate: 'always' } });
     const r = await runOnce(world, { text: 'Where was Marie Curie born?' }, curieLibrary());
     expect(r.run.status).toBe('done');
-    expect(r.run.gate).toMatchObject({ label: 'clear', beta: 0, retrieve: true });
-    expect(r.run.steps.map((s) => s.draft)).toEqual(['Where was Marie Curie born?']);
+    expect(r.run.gate).toMatchObject({ label: 'clear', beta: 0, retrieve: true, unreadable: true });
+    expect(r.run.answer).toMatch(/\[1\]/);
+  });
+
+  it('an unreadable draft ends the run with an error naming the draft, not with the question as the answer', async () => {
+    world = await startWorld({ malformed: { draft: 'always' } });
+    const r = await runOnce(world, { text: 'Where was Marie Curie born?' }, curieLibrary());
+    expect(r.run.status).toBe('error');
+    expect(r.run.error).toMatchObject({ code: 'bad-output', stage: 'draft' });
+    expect(r.run.steps).toEqual([]);
+    expect(r.run.answer).toBeUndefined();
   });
 
   it('made-up citation ids and quotes are dropped and counted', async () => {

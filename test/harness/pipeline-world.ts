@@ -1,15 +1,15 @@
 /** Test fixtures for the pipeline: the fake LLM server with the scripted pipeline responder, the
  * real LLM client pointed at it, an in-memory library, and a runner that collects events. */
-import { createLlmClient, type LlmClientOptions } from '../../llm/client';
-import type { LlmClient } from '../../llm/types';
-import type { Library } from '../../retrieval/types';
-import { DEFAULT_SETTINGS, type LlmSettings, type PipelineSettings } from '../../settings/schema';
-import { startFakeLlm, type FakeLlm, type Latency } from '../../../test/harness/fake-llm.ts';
-import { pipelineResponder, type PipelineScenario } from '../../../test/harness/pipeline-responder.ts';
-import { executeRun } from '../run';
-import { newRun } from '../run-state';
-import type { Run, RunEvent, RunInput, RunMode } from '../types';
-import { createMemoryLibrary, type MemoryDoc, type MemoryLibrary } from './memory-library';
+import { createLlmClient, type LlmClientOptions } from '../../lib/llm/client.ts';
+import type { LlmClient } from '../../lib/llm/types.ts';
+import type { Library } from '../../lib/retrieval/types.ts';
+import { DEFAULT_SETTINGS, type LlmSettings, type PipelineSettings } from '../../lib/settings/schema.ts';
+import { startFakeLlm, type FakeLlm, type Latency } from './fake-llm.ts';
+import { pipelineResponder, type PipelineScenario } from './pipeline-responder.ts';
+import { executeRun } from '../../lib/pipeline/run.ts';
+import { newRun } from '../../lib/pipeline/run-state.ts';
+import type { Run, RunEvent, RunInput, RunMode } from '../../lib/pipeline/types.ts';
+import { createMemoryLibrary, type MemoryDoc, type MemoryLibrary } from '../../lib/pipeline/testing/memory-library.ts';
 
 export function llmSettings(baseURL: string, timeoutMs = 10_000): LlmSettings {
   return { preset: 'custom', baseURL, apiKey: 'test-key', model: 'fake-llm', embeddingModel: '', timeoutMs };

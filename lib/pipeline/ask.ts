@@ -1,0 +1,217 @@
+/** Ask mode: the Think-then-Act gate, then either a direct answer (the model is confident) or RAT
+ * (seeds/rat-paper.txt), arranged for few sequential calls:
+ *
+ *   draft call          → steps T1..Tn and the query Q1 for T1
+ *   revise call, step i → T*i (only this step), its citations, "sufficient?", and Q(i+1) built
+ *                         from the question, T*1..i and T(i+1): the causal query for the next step
+ *   revise call, step n → also the final answer from T*1..n
+ *
+ * So n steps with one round each cost n + 1 calls after the gate (n + 2 in all), and each call
+ * writes one step, so output grows linearly with n. An ambiguous question is split by the gate;
+ * independent sub-questions run in parallel and one compose call joins their answers. */
+import { DeltaTracker } from '../llm/partial-json';
+import { aliasPassages, stripMarkers, type AliasMap } from './citations';
+import { isBadOutput, runChain, type Chain, type FinalOutput, type StepCaller } from './chain';
+import { compose } from './compose';
+import { passagesById, stepsOfPart, type Ctx } from './context';
+import { gateQuestion, shouldRetrieve } from './gate';
+import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
+import { buildSources, citedEvidence, citedIds } from './sources';
+import { answerStage, draftStage, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
+import type { GateDecision, PageContext, PartAnswer } from './types';
+
+export async function ask(ctx: Ctx): Promise<void> {
+  const { input, answerFinal } = ctx.run();
+  if (answerFinal) return; // resumed after the answer was written
+  let gate = ctx.run().gate;
+  if (!gate) {
+    gate = await gateQuestion(ctx.llm, input, ctx.settings, { signal: ctx.signal, onUsage: ctx.onUsage }).catch((err: unknown) => {
+      // An unreadable assessment: the question is taken as asked and checked against sources;
+      // the gate line says so.
+      if (!isBadOutput(err)) throw err;
+      const t = ctx.settings.betaThreshold;
+      return { label: 'clear', beta: 0, betaThreshold: t, retrieve: shouldRetrieve(0, t, true), unreadable: true } satisfies GateDecision;
+    });
+    ctx.emit({ type: 'gate', decision: gate });
+  }
+  if (gate.label === 'ambiguous' && gate.parts?.length) return answerParts(ctx, gate, input.page);
+  const question = gate.rewritten ?? input.text.trim();
+  if (!gate.retrieve) {
+    // Think-then-Act: confident enough to answer unaided (2 calls in all).
+    if (ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
+    const answer = await directAnswer(ctx, question, input.page, true);
+    ctx.emit({ type: 'answer', markdown: answer, sources: [] });
+    return;
+  }
+  await answerWithRat(ctx, question, { page: input.page, maxSteps: ctx.settings.maxSteps });
+}
+
+async function directAnswer(ctx: Ctx, question: string, page: PageContext | undefined, stream: boolean): Promise<string> {
+  const shown = new DeltaTracker();
+  const out = await ctx.llm.json({
+    ...stage('answer', answerStage),
+    messages: answerMessages(question, page),
+    temperature: 0,
+    maxTokens: 1200,
+    signal: ctx.signal,
+    onUsage: ctx.onUsage,
+    onPartial: stream
+      ? (p) => {
+          const a = (p as Record<string, unknown> | undefined)?.answer;
+          const d = shown.next(typeof a === 'string' ? a : undefined);
+          if (d) ctx.emit({ type: 'answer-delta', text: d });
+        }
+      : undefined,
+  });
+  return out.answer;
+}
+
+function evidenceMarks(ids: string[], aliases: AliasMap): string {
+  const byId = new Map([...aliases.entries()].map(([alias, p]) => [p.id, alias]));
+  const marks = ids.map((id) => byId.get(id)).filter(Boolean);
+  return marks.length ? ` [${marks.join(', ')}]` : '';
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): StepCaller {
+  return async (a, partial) => {
+    const call = <T>(spec: StageSpec<T>) => ctx.llm.json({
+      ...spec,
+      messages: reviseMessages({
+        question,
+        // For the answer, earlier steps carry the ids of their evidence so it can be cited again.
+        before: a.before.map((s) => (s.revised ?? s.draft) + (a.withFinal ? evidenceMarks(s.citations, new Map([...a.passages, ...a.earlier])) : '')),
+        position: a.position,
+        total: a.total,
+        draft: a.step.draft,
+        nextDraft: a.next?.draft,
+        query: a.query,
+        round: a.round,
+        finalRound: a.finalRound,
+        passages: a.passages,
+        earlier: a.withFinal ? a.earlier : undefined,
+        withAnswer: a.withFinal,
+        page,
+      }),
+      temperature: 0,
+      maxTokens: 700 + (a.withFinal ? 900 : 0),
+      signal: ctx.signal,
+      onUsage: ctx.onUsage,
+      onPartial: (p) => {
+        const o = (p ?? {}) as Record<string, unknown>;
+        partial({ revised: str(o.revised), final: str(o.answer), sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined });
+      },
+    });
+    const out = a.withFinal ? await call(stage('revise', reviseFinalStage)) : { ...(await call(stage('revise', reviseStage))), answer: '' };
+    return { revised: stripMarkers(out.revised), citations: out.citations, sufficient: out.sufficient, nextQuery: out.nextQuery, final: out.answer };
+  };
+}
+
+/** Draft call: steps as structured output (no split call), streamed as readable text, plus Q1. */
+async function draft(ctx: Ctx, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string): Promise<void> {
+  const shown = new DeltaTracker();
+  const render = (steps: unknown): string => {
+    if (!Array.isArray(steps)) return '';
+    return steps
+      .filter((s): s is string => typeof s === 'string')
+      .map((s, i) => `${i ? '\n' : ''}${i + 1}. ${s}`)
+      .join('');
+  };
+  const out = await ctx.llm.json({
+    ...stage('draft', draftStage),
+    messages: draftMessages(question, page, maxSteps, context),
+    temperature: 0,
+    maxTokens: 200 + 120 * maxSteps,
+    signal: ctx.signal,
+    onUsage: ctx.onUsage,
+    // Sub-questions draft in parallel: their streams would interleave, so only the single
+    // question's draft streams; parts show up whole with their draft event.
+    onPartial:
+      part === undefined
+        ? (p) => {
+            const d = shown.next(render((p as Record<string, unknown> | undefined)?.steps));
+            if (d) ctx.emit({ type: 'draft-delta', text: d });
+          }
+        : undefined,
+  });
+  const steps = out.steps.slice(0, maxSteps);
+  const run = ctx.run();
+  const base = run.steps.reduce((m, s) => Math.max(m, s.index + 1), 0);
+  ctx.emit({ type: 'draft', steps: steps.map((text, i) => ({ text, part, index: base + i })), ...(part !== undefined || run.steps.length ? { append: true } : {}) });
+  ctx.emit({ type: 'query', index: base, round: 1, query: out.query || fallbackQuery(steps[0] ?? question, question) });
+}
+
+/** One question through RAT: draft (unless resumed past it), the causal loop, and the answer.
+ * With `part`, the answer is the sub-question's and is returned, not emitted. */
+async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number }): Promise<PartAnswer | undefined> {
+  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, question, opts.part, opts.maxSteps, opts.page, opts.context);
+  const single = opts.part === undefined;
+  const chain: Chain = { question, part: opts.part, caller: ratCaller(ctx, question, opts.page), streamFinal: single, verify: false };
+  let final: FinalOutput | undefined = await runChain(ctx, chain);
+  if (!final) {
+    // No final answer from the last step (no evidence for it, or resumed after it): compose one
+    // from the revised steps.
+    const done = stepsOfPart(ctx.run(), opts.part);
+    if (single && ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
+    const evidence = citedEvidence(ctx, done);
+    const c = await compose(
+      ctx,
+      question,
+      done.map((s, i) => ({ heading: `Step ${i + 1}`, body: s.revised ?? s.draft, citations: s.citations })),
+      evidence,
+      { page: opts.page, stream: single },
+    );
+    final = { ...c, index: -1 };
+  }
+  if (!single) return { markdown: stripMarkers(final.raw), citations: citedIds(final.raw, final.aliases) };
+  const { markdown, sources } = buildSources(ctx, final.raw, final.aliases, { dropIndex: final.index });
+  ctx.emit({ type: 'answer', markdown, sources });
+  return undefined;
+}
+
+/** Ambiguous question: each sub-question was gated by the same gate call (its own β); those that
+ * need retrieval go through RAT, the others are answered directly. Independent sub-questions run
+ * in parallel; one marked dependsOnPrevious waits for the one before and sees its answer. */
+async function answerParts(ctx: Ctx, gate: GateDecision, page: PageContext | undefined): Promise<void> {
+  const parts = gate.parts ?? [];
+  const groups: number[][] = [];
+  parts.forEach((p, i) => {
+    const last = groups[groups.length - 1];
+    if (p.dependsOnPrevious && last) last.push(i);
+    else groups.push([i]);
+  });
+  const perPart = Math.max(2, Math.ceil(ctx.settings.maxSteps / Math.max(1, groups.length)));
+  const answers: PartAnswer[] = [];
+  await Promise.all(
+    groups.map(async (group) => {
+      let context: string | undefined;
+      for (const p of group) {
+        const sub = parts[p];
+        if (!sub) continue;
+        let a = ctx.run().partAnswers?.[p];
+        if (!a) {
+          a = sub.retrieve
+            ? ((await answerWithRat(ctx, sub.question, { part: p, page, context, maxSteps: perPart })) as PartAnswer)
+            : { markdown: await directAnswer(ctx, context ? `${sub.question}\n(${context})` : sub.question, page, false), citations: [] };
+          ctx.emit({ type: 'part-answer', part: p, markdown: a.markdown, citations: a.citations });
+        }
+        answers[p] = a;
+        context = `Answer to "${sub.question}": ${a.markdown}`;
+      }
+    }),
+  );
+  const byId = passagesById(ctx.run());
+  const ids = [...new Set(answers.flatMap((a) => a.citations))];
+  const evidence = aliasPassages(ids.map((id) => byId.get(id)).filter((p) => p !== undefined));
+  if (ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
+  const c = await compose(
+    ctx,
+    ctx.run().input.text.trim(),
+    parts.map((p, i) => ({ heading: p.question, body: answers[i]?.markdown ?? '', citations: answers[i]?.citations })),
+    evidence,
+    { page, stream: true },
+  );
+  const { markdown, sources } = buildSources(ctx, c.raw, c.aliases);
+  ctx.emit({ type: 'answer', markdown, sources });
+}

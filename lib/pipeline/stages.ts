@@ -1,0 +1,141 @@
+/** Each LLM stage's structured output, defined once in zod: the TypeScript type, the JSON schema
+ * sent as response_format (name = stage), and the parser all come from here. Parsers accept the
+ * small slips real models make (a number as a string or a percentage, "yes" for true, a list sent
+ * as one string, objects where strings were asked) and throw only when the reply is unusable,
+ * which triggers the client's single repair round. Field order matters: readable fields come
+ * first so they can stream, and each decision is written after what it depends on. */
+import { z } from 'zod';
+import type { JsonSchema } from '../llm/types';
+import { VERDICTS } from '../verdicts';
+import { sentenceSpans } from '../retrieval/passages';
+
+// ---- lenient field types ----
+
+/** A list the model sent as one string: its sentences (the retrieval core's segmenter). */
+function splitSentences(s: string): string[] {
+  return sentenceSpans(s).map(([a, b]) => s.slice(a, b).replace(/^\s*(?:\d+[.)]|[-*•])\s+/, '').trim()).filter(Boolean);
+}
+
+const text = z.preprocess((v) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v ?? ''), z.string());
+
+/** Confidence in [0, 1]; some models answer in percent; unknown counts as not confident. */
+const confidence = z.preprocess((v) => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? parseFloat(v) : NaN;
+  if (!Number.isFinite(n)) return 0;
+  const x = n > 1 && n <= 100 ? n / 100 : n;
+  return Math.min(1, Math.max(0, x));
+}, z.number());
+
+function flag(dflt: boolean) {
+  return z.preprocess((v) => (typeof v === 'boolean' ? v : v === 'true' || v === 'yes' ? true : v === 'false' || v === 'no' ? false : dflt), z.boolean());
+}
+
+const label = z.preprocess((v) => {
+  const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
+  return ['clear', 'incomplete', 'ambiguous'].find((l) => s.startsWith(l)) ?? v;
+}, z.enum(['clear', 'incomplete', 'ambiguous']));
+
+/** A list of strings. A list sent as one string is split into its sentences (not replaced), and
+ * objects with a text-like field are read for it. */
+function textList(keys: string[]) {
+  return z.preprocess((v) => {
+    const items = typeof v === 'string' ? splitSentences(v) : Array.isArray(v) ? v : v;
+    if (!Array.isArray(items)) return items;
+    return items
+      .map((s) => (typeof s === 'string' ? s.trim() : s && typeof s === 'object' ? String(keys.map((k) => (s as Record<string, unknown>)[k]).find((x) => typeof x === 'string') ?? '').trim() : ''))
+      .filter(Boolean);
+  }, z.array(z.string()));
+}
+
+const citations = z.preprocess(
+  (v) => (Array.isArray(v) ? v.map((c) => (typeof c === 'string' ? { id: c, quote: '' } : c)).filter((c) => c && typeof c === 'object') : []),
+  z.array(z.object({ id: text, quote: text })).transform((cs) => cs.filter((c) => c.id)),
+);
+
+// ---- the stages ----
+
+export const gateStage = z.object({
+  label,
+  question: text,
+  subQuestions: z.preprocess(
+    (v) => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? { question: s } : s)) : []),
+    z.array(z.object({ question: text, confidence, dependsOnPrevious: flag(false) })).transform((s) => s.filter((x) => x.question)),
+  ),
+  confidence,
+});
+
+const claimItem = z.preprocess((c) => (typeof c === 'string' ? { claim: c, sentence: c } : c), z.object({ claim: text, sentence: text }));
+export const claimsStage = z.object({
+  label: z.preprocess((v) => (typeof v === 'string' && /^(clear|incomplete|ambiguous)/i.test(v.trim()) ? v : 'clear'), label),
+  claims: z.preprocess((v) => (typeof v === 'string' ? splitSentences(v) : v), z.array(claimItem)).transform((cs) => cs.filter((c) => c.claim)),
+  confidence,
+  query: text,
+});
+
+export const answerStage = z.object({ answer: text.refine((a) => a.length > 0, 'answer is empty') });
+
+export const draftStage = z.object({
+  steps: textList(['text', 'step', 'thought']).refine((s) => s.length > 0, 'steps is empty'),
+  query: text,
+});
+
+const reviseBase = {
+  revised: text.refine((r) => r.length > 0, 'revised is empty'),
+  citations,
+  sufficient: flag(true),
+  nextQuery: text,
+};
+export const reviseStage = z.object(reviseBase);
+/** The last step also writes the answer. */
+export const reviseFinalStage = z.object({ ...reviseBase, answer: text });
+
+const checkBase = {
+  verdict: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(VERDICTS)),
+  corrected: text,
+  explanation: text,
+  citations,
+  sufficient: flag(true),
+  nextQuery: text,
+};
+export const checkStage = z.object(checkBase);
+/** The last check also writes the corrected passage. */
+export const checkFinalStage = z.object({ ...checkBase, correctedPassage: text });
+
+export type GateOut = z.output<typeof gateStage>;
+export type ClaimsOut = z.output<typeof claimsStage>;
+export type DraftOut = z.output<typeof draftStage>;
+export type ReviseOut = z.output<typeof reviseFinalStage>;
+export type CheckOut = z.output<typeof checkFinalStage>;
+
+/** Stable stage names, sent as response_format.json_schema.name (and as the usage stage): the
+ * fake LLM server's byStage() and the scripted responders key on these. */
+export type StageName = 'gate' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose';
+
+/** What LlmClient.json needs for a stage: its name, JSON schema and parser. */
+export interface StageSpec<T> {
+  stage: StageName;
+  schemaName: StageName;
+  schema: JsonSchema;
+  parse(value: unknown): T;
+}
+
+const specs = new Map<z.ZodType, JsonSchema>();
+
+export function stage<S extends z.ZodType>(name: StageName, schema: S): StageSpec<z.output<S>> {
+  let json = specs.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    delete json.$schema; // strict structured outputs take the bare schema
+    specs.set(schema, json);
+  }
+  return {
+    stage: name,
+    schemaName: name,
+    schema: json,
+    parse(value) {
+      const r = schema.safeParse(value);
+      if (!r.success) throw new Error(z.prettifyError(r.error));
+      return r.data;
+    },
+  };
+}
