@@ -144,6 +144,13 @@ describe('model output that cannot be used', () => {
     expect(r.run.answer).toBeUndefined();
   });
 
+  it('a bare "[7]" or a footnote "[1]" the model copies stays text; only validated markers are citations', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in 1867.'], facts: [{ phrase: 'born 7 November 1867' }], finalAnswer: 'She was born in 1867[1] in Warsaw [7].' });
+    const r = await runOnce(world, Q, curieLibrary());
+    expect(r.run.answer).toBe('She was born in 1867\\[1\\] in Warsaw \\[7\\]. [1]');
+    expect(r.run.sources).toHaveLength(1);
+  });
+
   it('made-up citation ids and quotes are dropped and counted', async () => {
     world = await startWorld({
       steps: ['Marie Curie was born in 1867.'],

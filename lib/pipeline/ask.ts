@@ -10,13 +10,13 @@
  * writes one step, so output grows linearly with n. An ambiguous question is split by the gate;
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
-import { aliasPassages, stripMarkers, type AliasMap } from './citations';
+import { aliasPassages, escapeBareNumbers, stripMarkers, type AliasMap } from './citations';
 import { isBadOutput, runChain, type Chain, type FinalOutput, type StepCaller } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { gateQuestion, shouldRetrieve } from './gate';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
-import { buildSources, citedEvidence, citedIds } from './sources';
+import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, draftStage, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
 import type { GateDecision, PageContext, PartAnswer } from './types';
 
@@ -48,6 +48,8 @@ export async function ask(ctx: Ctx): Promise<void> {
 
 async function directAnswer(ctx: Ctx, question: string, page: PageContext | undefined, stream: boolean): Promise<string> {
   const shown = new DeltaTracker();
+  // No evidence was given, so no marker is valid: any "[n]" the model writes stays text.
+  const markers = new MarkerStream(new Map());
   const out = await ctx.llm.json({
     ...stage('answer', answerStage),
     messages: answerMessages(question, page),
@@ -58,12 +60,14 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
     onPartial: stream
       ? (p) => {
           const a = (p as Record<string, unknown> | undefined)?.answer;
-          const d = shown.next(typeof a === 'string' ? a : undefined);
+          const d = markers.push(shown.next(typeof a === 'string' ? a : undefined));
           if (d) ctx.emit({ type: 'answer-delta', text: d });
         }
       : undefined,
   });
-  return out.answer;
+  const rest = stream ? markers.flush() : '';
+  if (rest) ctx.emit({ type: 'answer-delta', text: rest });
+  return escapeBareNumbers(out.answer);
 }
 
 function evidenceMarks(ids: string[], aliases: AliasMap): string {

@@ -60,3 +60,11 @@ describe('renumberMarkers and SourceList', () => {
     expect(stripMarkers('She won in 1911 [P2]. Alone [P1, P3].')).toBe('She won in 1911. Alone.');
   });
 });
+
+describe('bare numbers in model text', () => {
+  it('are escaped so that only validated markers render as citations', async () => {
+    const { escapeBareNumbers } = await import('./citations');
+    expect(escapeBareNumbers('Paris[1] is big [2, 3]. See [P1].')).toBe('Paris\\[1\\] is big \\[2, 3\\]. See [P1].');
+    expect(escapeBareNumbers('already \\[4\\]')).toBe('already \\[4\\]');
+  });
+});

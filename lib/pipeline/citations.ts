@@ -117,6 +117,12 @@ export function renumberMarkers(
   });
 }
 
+/** The model's own bracketed numbers ("[1]" copied from a Wikipedia paragraph, a bare "[7]") are
+ * escaped as Markdown text, so only Ratify's validated markers ever render as citations. */
+export function escapeBareNumbers(text: string): string {
+  return text.replace(/(^|[^\\])\[(\d+(?:\s*,\s*\d+)*)\]/g, '$1\\[$2\\]');
+}
+
 /** Strip alias markers (for text that is shown without sources, e.g. a step's revision). */
 export function stripMarkers(text: string): string {
   return text.replace(MARKER, '').replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim();

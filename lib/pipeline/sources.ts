@@ -1,7 +1,7 @@
 /** From model text with passage aliases ([P2]) to the answer the user sees: markers replaced by
  * source numbers in order of first use (while streaming, too), and the numbered source list. */
 import type { Passage } from '../retrieval/types';
-import { aliasPassages, renumberMarkers, SourceList, type AliasMap } from './citations';
+import { aliasPassages, escapeBareNumbers, renumberMarkers, SourceList, type AliasMap } from './citations';
 import { passagesById, type Ctx } from './context';
 import type { Source, StepState } from './types';
 
@@ -28,7 +28,7 @@ export class MarkerStream {
   }
   private map(s: string): string {
     // Markers that match no alias are dropped here as in the final pass (which counts them).
-    return s ? renumberMarkers(s, this.aliases, (p) => this.list.number(p), () => {}) : '';
+    return s ? renumberMarkers(escapeBareNumbers(s), this.aliases, (p) => this.list.number(p), () => {}) : '';
   }
 }
 
@@ -56,7 +56,7 @@ export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { s
   };
   if (opts.stepsFirst) numberSteps();
   const markdown = renumberMarkers(
-    raw,
+    escapeBareNumbers(raw),
     aliases,
     (p) => list.number(p, quoteOf(p.id)),
     (alias) => ctx.emit({ type: 'citation-dropped', index: opts.dropIndex ?? -1, passageId: alias, reason: 'unknown-id' }),
