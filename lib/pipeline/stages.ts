@@ -57,6 +57,8 @@ const citations = z.preprocess(
 export const gateStage = z.object({
   label,
   question: text,
+  /** The question is about the page the user is on (its own content must be read). */
+  aboutPage: flag(false),
   subQuestions: z.preprocess(
     (v) => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? { question: s } : s)) : []),
     z.array(z.object({ question: text, confidence, dependsOnPrevious: flag(false) })).transform((s) => s.filter((x) => x.question)),
