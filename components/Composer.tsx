@@ -213,7 +213,7 @@ export function Composer(p: ComposerProps) {
           onBlur={() => setMention(undefined)}
         />
       </div>
-      <div className="row spread">
+      <div className="row spread composer-foot">
         <span id="ask-hint" className="muted small">
           {t('askHint')} · {t('chooseTabsHint')}
         </span>

@@ -32,14 +32,16 @@ export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (s:
       <ol className="sources">
         {groupByPage(sources).map((g) => (
           <li key={g.url} data-source={g.sources.map((s) => s.n).join(' ')}>
-            <div className="source-page row">
+            <div className="source-page">
               <SiteIcon url={g.url} />
-              <button type="button" className="link source-title" onClick={() => g.sources[0] && onOpen(g.sources[0])}>
-                {g.title || g.url}
-              </button>
-              <span className="muted small">
-                {g.site} · {g.origin === 'tab' ? t('originTab') : t('originWeb')}
-              </span>
+              <div>
+                <button type="button" className="link source-title" onClick={() => g.sources[0] && onOpen(g.sources[0])}>
+                  {g.title || g.url}
+                </button>
+                <div className="muted small">
+                  {g.site} · {g.origin === 'tab' ? t('originTab') : t('originWeb')}
+                </div>
+              </div>
             </div>
             <ul className="quotes">
               {g.sources.map((s) => (

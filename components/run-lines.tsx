@@ -13,8 +13,7 @@ export function confidenceLine(t: T, g: GateDecision, run: Pick<Run, 'mode' | 'i
   if (g.aboutPage) return t('conf_page');
   if (run.mode === 'verify') return t('conf_verify');
   if (run.input.forceRetrieval) return t('conf_forced');
-  const line = g.retrieve ? t('conf_retrieve', { p: pct(g.beta) }) : t('conf_direct', { p: pct(g.beta) });
-  return `${line} ${t('conf_limit', { t: pct(g.betaThreshold) })}`;
+  return g.retrieve ? t('conf_retrieve', { p: pct(g.beta) }) : t('conf_direct', { p: pct(g.beta) });
 }
 
 export function ConfidenceLine({ run }: { run: Run }) {
@@ -23,7 +22,7 @@ export function ConfidenceLine({ run }: { run: Run }) {
   if (!g) return null;
   return (
     <div className="gate small muted" data-testid="gate-line">
-      <p>{confidenceLine(t, g, run)}</p>
+      <p title={t('conf_limit', { t: pct(g.betaThreshold) })}>{confidenceLine(t, g, run)}</p>
       {g.subQuestions && (
         <>
           <p>{t('conf_split', { n: g.subQuestions.length })}</p>

@@ -14,8 +14,8 @@ export interface ConnectFormProps {
   withKey: boolean;
   /** Base URL editable (other providers, non-default Ollama ports). */
   editableUrl: boolean;
-  /** Saves the endpoint; resolves when stored. */
-  onSave(llm: LlmSettings): Promise<void>;
+  /** Saves the endpoint (it answered in `ms`); resolves when stored. */
+  onSave(llm: LlmSettings, ms: number): Promise<void>;
 }
 
 export function ConnectForm(p: ConnectFormProps) {
@@ -34,8 +34,8 @@ export function ConnectForm(p: ConnectFormProps) {
     if (!chosen) return;
     const report = await c.test(llm(chosen));
     if (!report?.ok) return;
-    await p.onSave(llm(chosen));
     setSaved({ model: chosen, ms: report.latencyMs ?? 0 });
+    await p.onSave(llm(chosen), report.latencyMs ?? 0);
   };
 
   return (

@@ -9,6 +9,7 @@ import { threadOf, threadStore } from '@/lib/store/threads';
 import type { Run, RunError } from '@/lib/pipeline/types';
 import type { LlmSettings } from '@/lib/settings/schema';
 import { Composer } from '@/components/Composer';
+import { modelName } from '@/components/run-lines';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { useT } from '@/components/i18n';
 import type { RunActions } from '@/components/RunView';
@@ -37,6 +38,7 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
   const threadRuns = useLiveQuery(() => (threadId ? threads.runs(threadId) : Promise.resolve([] as Run[])), [threadId]) ?? [];
   const [text, setText] = useState('');
   const [requestError, setRequestError] = useState<RunError>();
+  const [connected, setConnected] = useState<{ model: string; ms: number }>();
   const pending = usePending();
 
   const act = async (f: () => Promise<unknown>): Promise<boolean> => {
@@ -67,6 +69,7 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
       setText('');
       return;
     }
+    setConnected(undefined);
     if (await start(q)) setText('');
   };
 
@@ -112,7 +115,20 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
           </button>
         </section>
       )}
-      {configured === false && <Welcome onSave={saveLlm} onOpenSettings={openSettings} />}
+      {configured === false && (
+        <Welcome
+          onSave={async (llm, ms) => {
+            await saveLlm(llm);
+            setConnected({ model: modelName(t, llm.model) ?? llm.model, ms: ms ?? 0 });
+          }}
+          onOpenSettings={openSettings}
+        />
+      )}
+      {connected && configured && (
+        <p className="notice notice-ok small" role="status" data-testid="setup-saved">
+          {t('connectedSaved', connected)}
+        </p>
+      )}
       <Composer
         text={text}
         onText={setText}

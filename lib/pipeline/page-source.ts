@@ -43,8 +43,10 @@ export function primaryPageLibrary(inner: Library, page: PageContext, passageCha
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       const k = Math.max(1, req.k);
       const [mine, rest] = await Promise.all([Promise.resolve(fromPage(req, k)), inner.retrieve(req)]);
-      // The page's passages lead; the same text read from its open tab counts once (the page's copy).
-      const merged = dedupe([...mine, ...rest.passages], (p) => p.text, k);
+      // The page's passages lead. The library's own reading of the same tab is left out: the
+      // page's copy stands for it (cut the same way, with the address as the model may see it).
+      const others = rest.passages.filter((p) => page.tabId === undefined || p.tabId !== page.tabId);
+      const merged = dedupe([...mine, ...others], (p) => p.text, k);
       // A query that matches nothing on the page still gets the page's opening, so the answer
       // rests on it rather than on other sources alone.
       if (!mine.length && passages[0] && !merged.some((p) => p.url === page.url)) merged.splice(Math.max(0, k - 1), 1, passages[0]);

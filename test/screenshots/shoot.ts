@@ -1,0 +1,28 @@
+/** Pictures of a page at the panel's narrowest and a wide width, in light and dark mode:
+ * docs/screenshots/<name>-<width>-<light|dark>.png. */
+import type { Page } from '@playwright/test';
+import path from 'node:path';
+
+export const WIDTHS = [320, 600] as const;
+export const SCHEMES = ['light', 'dark'] as const;
+export const OUT_DIR = path.resolve('docs/screenshots');
+
+export async function shoot(page: Page, name: string, opts: { height?: number; fullPage?: boolean; before?: (page: Page) => Promise<void> } = {}): Promise<string[]> {
+  const files: string[] = [];
+  for (const width of WIDTHS) {
+    for (const colorScheme of SCHEMES) {
+      await page.setViewportSize({ width, height: opts.height ?? 900 });
+      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      await opts.before?.(page);
+      // From the top: sticky parts (header, question box) then sit where a reader sees them.
+      if (opts.fullPage ?? true) await page.evaluate(() => window.scrollTo(0, 0));
+      // Let layout settle after the resize (sticky parts, wrapped text).
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const file = path.join(OUT_DIR, `${name}-${width}-${colorScheme}.png`);
+      await page.screenshot({ path: file, fullPage: opts.fullPage ?? true });
+      files.push(file);
+    }
+  }
+  await page.emulateMedia({ colorScheme: null, reducedMotion: null });
+  return files;
+}
