@@ -90,12 +90,9 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
 
       {run.mode === 'ask' && (run.answer || run.gate) && (
         <section aria-label={t('answer')} data-testid="answer-section" className="answer" ref={answerRef}>
-          <div className="answer-head row spread">
-            <h3>
-              {t('answer')} {model && <span className="model-name">{t('answeredBy', { model })}</span>}
-            </h3>
-            {!live && run.answerFinal && run.answer && <ExportButtons run={run} compact />}
-          </div>
+          <h3 className="answer-head">
+            {t('answer')} {model && <span className="model-name">{t('answeredBy', { model })}</span>}
+          </h3>
           {!live && !run.answerFinal && run.answer && <p className="notice" data-testid="unfinished">{t('answerUnfinished')}</p>}
           {run.answer && (
             <div data-testid="answer">
@@ -103,6 +100,7 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
             </div>
           )}
           <ConfidenceLine run={run} />
+          {!live && run.answerFinal && run.answer && <ExportButtons run={run} compact />}
         </section>
       )}
 
@@ -121,7 +119,7 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
 function RunButtons({ run, actions }: { run: Run; actions: RunActions }) {
   const t = useT();
   const tabId = run.mode === 'verify' && run.claims?.length ? run.input.page?.tabId : undefined;
-  const marks = useMarksCount(tabId, actions.countMarks);
+  const marks = useMarksCount(tabId, run.status, actions.countMarks);
   return (
     <div className="row run-buttons">
       {run.status === 'interrupted' && (
@@ -161,7 +159,7 @@ function RunButtons({ run, actions }: { run: Run; actions: RunActions }) {
 
 /** The marks a verification left in its tab, counted again whenever the panel comes back into
  * view (the page may have been reloaded, navigated or cleared from inside). */
-function useMarksCount(tabId: number | undefined, count: RunActions['countMarks']): { count: number; cleared(): void } {
+function useMarksCount(tabId: number | undefined, status: Run['status'], count: RunActions['countMarks']): { count: number; cleared(): void } {
   const [n, setN] = useState(0);
   const counter = useRef(count);
   counter.current = count;
@@ -169,7 +167,8 @@ function useMarksCount(tabId: number | undefined, count: RunActions['countMarks'
     if (tabId === undefined) return;
     let live = true;
     const check = () => void counter.current?.(tabId).then((c) => live && setN(c));
-    check();
+    // The worker marks the page just after the run ends: look again shortly, then now and then.
+    const soon = [0, 400, 1500].map((ms) => setTimeout(check, ms));
     document.addEventListener('visibilitychange', check);
     window.addEventListener('focus', check);
     const timer = setInterval(check, 5000);
@@ -178,8 +177,9 @@ function useMarksCount(tabId: number | undefined, count: RunActions['countMarks'
       document.removeEventListener('visibilitychange', check);
       window.removeEventListener('focus', check);
       clearInterval(timer);
+      soon.forEach(clearTimeout);
     };
-  }, [tabId]);
+  }, [tabId, status]);
   return { count: n, cleared: () => setN(0) };
 }
 

@@ -101,7 +101,7 @@ function Step({ step, total }: { step: StepState; total: number }) {
             <SearchIcon /> {q.query}
             <span className="muted">
               {' '}
-              · {t('passagesFound', { n: q.passages.length })}
+              · {q.passages.length === 1 ? t('passageFound') : t('passagesFound', { n: q.passages.length })}
               {q.sufficient === false ? ` · ${t('notEnough')}` : ''}
             </span>
           </summary>

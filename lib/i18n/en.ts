@@ -112,6 +112,7 @@ export const en = {
   step_revised: 'revised',
   step_unchanged: 'kept',
   step_malformed: 'left as drafted (the model’s revision was unreadable)',
+  passageFound: '1 passage',
   passagesFound: '{n} passages',
   notEnough: 'not enough, searching again',
   cited: 'cited',
@@ -152,6 +153,7 @@ export const en = {
   gateUnreadable: "The model's assessment of the question could not be read: checking sources for it as asked.",
   rewrittenAs: 'rewritten as',
   // panel frame
+  stepChanges: 'Changes to this step',
   sourceN: 'Source {n}: {title}',
   newThread: 'New thread',
   tabsLabel: 'Ratify views',

@@ -14,12 +14,18 @@ export async function shoot(page: Page, name: string, opts: { height?: number; f
       await page.setViewportSize({ width, height: opts.height ?? 900 });
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
       await opts.before?.(page);
-      // From the top: sticky parts (header, question box) then sit where a reader sees them.
-      if (opts.fullPage ?? true) await page.evaluate(() => window.scrollTo(0, 0));
-      // Let layout settle after the resize (sticky parts, wrapped text).
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await settle();
+      if (opts.fullPage ?? true) {
+        // The whole page in one window as tall as it (not a stitched capture): sticky parts, like
+        // the question box, then sit where a reader sees them, at the bottom.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        await page.setViewportSize({ width, height: Math.max(opts.height ?? 900, Math.min(height, 6000)) });
+        await settle();
+      }
       const file = path.join(OUT_DIR, `${name}-${width}-${colorScheme}.png`);
-      await page.screenshot({ path: file, fullPage: opts.fullPage ?? true });
+      await page.screenshot({ path: file });
       files.push(file);
     }
   }
