@@ -156,7 +156,7 @@ describe('the page and the thread', () => {
       curieLibrary(),
     );
     expect(r.run.gate).toMatchObject({ label: 'incomplete', rewritten: 'Where was Marie Curie born?' });
-    const gateReq = world.server.chatRequests()[0].body as { messages: { content: string }[] };
+    const gateReq = world.server.chatRequests()[0]?.body as { messages: { content: string }[] };
     const [system, user] = gateReq.messages.map((m) => m.content);
     expect(system).toContain('"aboutPage"');
     expect(user).toContain('<<<DATA kind="conversation">>>\nQ1: Who was Marie Curie?\nA1: A physicist and chemist.');
@@ -170,7 +170,7 @@ describe('the page and the thread', () => {
     expect(r.stages).toEqual(['gate', 'draft', 'revise']);
     expect(r.run.gate?.aboutPage).toBe(true);
     expect(r.run.library).toContainEqual(expect.objectContaining({ url: page.url, status: 'read', reason: 'the page you are on', tabId: 7 }));
-    expect(r.run.steps[0].queries[0].passages[0]).toMatchObject({ url: page.url, origin: 'tab', tabId: 7 });
+    expect(r.run.steps[0]?.queries[0]?.passages[0]).toMatchObject({ url: page.url, origin: 'tab', tabId: 7 });
     expect(r.run.sources[0]).toMatchObject({ n: 1, url: page.url, tabId: 7 });
   });
 });
