@@ -16,6 +16,9 @@ import { isDone, type Ctx } from './context';
 import { exactPromptKey, plannedQuery, reviseStep } from './step';
 import type { Run, RunEvent, SpeculationOff, StepState } from './types';
 
+/** A wait this much longer than another request's start counts as queueing. */
+const QUEUE_MS = 500;
+
 /** Endpoints seen queueing parallel requests or rate-limiting them, with the reason. */
 const offByEndpoint = new Map<string, SpeculationOff>();
 
@@ -129,14 +132,16 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
 
   const finished: Attempt[] = [];
   /** Parallel requests that queue: this request was sent while another was answering, and said
-   * nothing until that one had finished, waiting far longer than the other took to start. */
+   * nothing until that one had finished, waiting far longer than the other took to start (and
+   * long in absolute terms: jitter of a few milliseconds is not a queue). */
   const noteFirstToken = (a: Attempt) => {
     if (a.firstTokenAt !== undefined || a.sentAt === undefined) return;
     const t = (a.firstTokenAt = performance.now());
     const wait = t - a.sentAt;
-    const queued = [...attempts.values(), ...finished].some(
-      (b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined && b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t && wait > 2 * (b.firstTokenAt - b.sentAt),
-    );
+    const others = [...attempts.values(), ...finished].filter((b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined);
+    // The quickest start seen is the server's own time to first token, without a queue.
+    const ttft = Math.min(...others.map((b) => (b.firstTokenAt as number) - (b.sentAt as number)));
+    const queued = others.some((b) => b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t) && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
     if (queued) stop('queueing');
   };
 
