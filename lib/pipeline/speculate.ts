@@ -14,7 +14,7 @@ import { applyEvent } from './run-state';
 import type { Chain, FinalOutput } from './chain';
 import { isDone, type Ctx } from './context';
 import { exactPromptKey, plannedQuery, reviseStep } from './step';
-import type { Run, RunEvent, SpeculationOff, StepState } from './types';
+import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from './types';
 
 /** A wait this much longer than another request's start counts as queueing. */
 const QUEUE_MS = 500;
@@ -67,13 +67,13 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
   // Every step's planned evidence, fetched at once: speculation will want it all.
   indices.forEach((_, pos) => isDone(stepAt(pos)) || chain.cache.prefetch(plannedQuery(stepAt(pos), chain.question), k * 2));
 
-  const discard = (a: Attempt, reason: string) => {
+  const discard = (a: Attempt, reason: DiscardReason) => {
     if (attempts.get(a.pos) !== a) return;
     attempts.delete(a.pos);
     a.ctrl.abort();
     ctx.emit({ type: 'speculation', index: indices[a.pos] as number, outcome: 'discarded', reason });
   };
-  const discardAfter = (pos: number, reason: string) => {
+  const discardAfter = (pos: number, reason: DiscardReason) => {
     for (const a of [...attempts.values()]) if (a.pos > pos && !a.live) discard(a, reason);
   };
   const stop = (reason: SpeculationOff) => {
@@ -81,7 +81,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     off = true;
     offByEndpoint.set(ctx.llm.endpoint ?? '', reason);
     ctx.emit({ type: 'speculation-off', reason });
-    for (const a of [...attempts.values()]) if (!a.live) discard(a, reason === 'queueing' ? 'the server answers one request at a time' : 'the server limits parallel requests');
+    for (const a of [...attempts.values()]) if (!a.live) discard(a, reason === 'queueing' ? 'server-queues' : 'server-limits');
   };
 
   const launch = (pos: number, live: boolean): Attempt => {
@@ -125,7 +125,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     });
     // A step that will not stand invalidates every speculation that assumed it would.
     void a.kept.then((said) => {
-      if (!said) discardAfter(pos, 'an earlier step changed');
+      if (!said) discardAfter(pos, 'earlier-changed');
     });
     return a;
   };
@@ -162,7 +162,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
         a.buffer = [];
         ctx.emit({ type: 'speculation', index: indices[pos] as number, outcome: 'accepted' });
       } else {
-        discard(a, 'its context changed');
+        discard(a, 'context-changed');
         a = undefined;
       }
     }
@@ -175,7 +175,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     void front.kept.then((said) => said && attempts.get(pos) === front && launchAfter(pos));
     const f = await front.done;
     attempts.delete(pos);
-    if (stepAt(pos).status === 'revised') discardAfter(pos, 'an earlier step changed');
+    if (stepAt(pos).status === 'revised') discardAfter(pos, 'earlier-changed');
     final = f ?? final;
   }
   return final;
