@@ -32,6 +32,11 @@ export function Trace({ run }: { run: Run }) {
       <summary>
         <h3>{t('trace')}</h3>
       </summary>
+      {run.speculationOff && run.speculationOff !== 'setting' && (
+        <p className="small muted" data-testid="speculation-off">
+          {t(`speculationOff_${run.speculationOff.replace(/-/g, '_') as 'one_at_a_time' | 'queueing' | 'rate_limit'}`)}
+        </p>
+      )}
       {run.library.length > 0 && <LibrarySummary run={run} />}
       {draft && (
         <section aria-label={t('draft')}>
@@ -91,8 +96,14 @@ function Step({ step, total }: { step: StepState; total: number }) {
       <div className="row small muted">
         <span>{t('stepOf', { i: step.index + 1, n: total })}</span>
         <span>· {t(`step_${step.status}`)}</span>
+        {step.speculative && <span data-testid="speculative">· {t('speculationAccepted')}</span>}
         {step.verdict && <VerdictBadge verdict={step.verdict} />}
       </div>
+      {step.discarded?.map((reason, i) => (
+        <p key={i} className="small muted" data-testid="speculation-discarded">
+          {t('speculationDiscarded', { reason: t(`discard_${reason.replace(/-/g, '_') as 'earlier_changed' | 'context_changed' | 'server_queues' | 'server_limits'}`) })}
+        </p>
+      ))}
       {after !== undefined && step.status !== 'running' ? <StepDiff before={step.draft} after={after} /> : <p className="step-text">{after ?? step.draft}</p>}
       {step.note && <p className="small muted">{step.note}</p>}
       {step.queries.map((q) => (

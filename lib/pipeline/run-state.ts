@@ -84,7 +84,7 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
     case 'speculation':
       return {
         ...r,
-        steps: updateStep(r, ev.index, (s) => (ev.outcome === 'accepted' ? { ...s, speculative: true } : { ...s, discarded: [...(s.discarded ?? []), ev.reason ?? ''] })),
+        steps: updateStep(r, ev.index, (s) => (ev.outcome === 'accepted' ? { ...s, speculative: true } : { ...s, discarded: [...(s.discarded ?? []), ev.reason] })),
       };
     case 'speculation-off':
       return { ...r, speculationOff: ev.reason };

@@ -94,6 +94,9 @@ export interface GateDecision {
 }
 
 
+/** Why a speculative revision was discarded. */
+export type DiscardReason = 'earlier-changed' | 'context-changed' | 'server-queues' | 'server-limits';
+
 /** Why speculative revision is off for a run (said in the trace). */
 export type SpeculationOff = 'setting' | 'one-at-a-time' | 'queueing' | 'rate-limit';
 
@@ -128,7 +131,7 @@ export interface StepState {
   /** Revised speculatively (in parallel with the steps before it) and kept. */
   speculative?: boolean;
   /** Speculative revisions of this step that were discarded, with why. */
-  discarded?: string[];
+  discarded?: DiscardReason[];
 }
 
 /** A numbered source of the final answer, in order of first use. */
@@ -241,7 +244,7 @@ export type RunEvent =
   | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string> }
   | { type: 'citation-dropped'; index: number; passageId: string; reason: string }
   /** A speculative revision of a step was kept (its context was exact) or discarded. */
-  | { type: 'speculation'; index: number; outcome: 'accepted' | 'discarded'; reason?: string }
+  | { type: 'speculation'; index: number; outcome: 'accepted' } | { type: 'speculation'; index: number; outcome: 'discarded'; reason: DiscardReason }
   | { type: 'speculation-off'; reason: SpeculationOff }
   | { type: 'answer-delta'; text: string }
   /** A half-streamed answer is dropped (it is about to be written again). */
