@@ -54,3 +54,30 @@ test('settings page: the preset fills the address, Test lists models with no mod
   // The time-out the error messages name is a setting that exists.
   await expect(page.getByLabel('Time-out per model call (seconds)')).toHaveValue('60');
 });
+
+test('Ollama from the welcome card: the exact OLLAMA_ORIGINS command for this extension, then Test lists the models', async ({ extensionId, harness, openPanel }) => {
+  harness.llm.setRejectExtensionOrigins(true);
+  harness.llm.setApiKey(undefined);
+  const panel = await openPanel();
+  await panel.getByTestId('onboarding').getByText('Ollama on this computer', { exact: true }).click();
+  const way = panel.getByTestId('onboarding').locator('details', { hasText: 'Ollama on this computer' });
+  // Linux here: the systemd drop-in and the by-hand command, both naming this extension exactly.
+  await expect(way.getByTestId('ollama-command')).toContainText(`Environment="OLLAMA_ORIGINS=chrome-extension://${extensionId}"`);
+  await expect(way.getByTestId('ollama-command')).toContainText(`OLLAMA_ORIGINS="chrome-extension://${extensionId}" ollama serve`);
+  await expect(way.getByLabel('Base URL')).toHaveValue('http://localhost:11434/v1');
+  await way.getByLabel('Base URL').fill(harness.llm.baseURL);
+  // Like Chrome and Ollama: the model list (a GET, sent without an Origin) comes back; the first
+  // call with a model (a POST, with the extension's Origin) is refused.
+  await way.getByRole('button', { name: 'Test' }).click();
+  await way.getByLabel(/models found\. Pick one:/).selectOption('fake-llm');
+  await way.getByRole('button', { name: 'Use this model' }).click();
+  const alert = way.getByRole('alert');
+  await expect(alert).toContainText('Ollama refused the extension');
+  await expect(alert).toContainText(`chrome-extension://${extensionId}`);
+  await expect(panel.getByTestId('onboarding')).toBeVisible();
+  // Ollama restarted with the variable: the same choice now works and is saved.
+  harness.llm.setRejectExtensionOrigins(false);
+  await way.getByRole('button', { name: 'Use this model' }).click();
+  await expect(panel.getByTestId('setup-saved')).toContainText('Connected and saved: fake-llm');
+  await expect(panel.getByTestId('onboarding')).toHaveCount(0);
+});
