@@ -45,7 +45,7 @@ export function ErrorNotice({ error, onRetry, onOpenSettings }: { error: RunErro
             {t('openSettings')}
           </button>
         )}
-        {onRetry && !['not-configured', 'empty-input', 'too-long'].includes(error.code) && (
+        {onRetry && !['empty-input', 'too-long'].includes(error.code) && (
           <button type="button" onClick={onRetry}>
             {t('retry')}
           </button>

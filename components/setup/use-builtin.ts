@@ -12,6 +12,16 @@ interface Monitor {
 /** LanguageModel.create with a download monitor (the Prompt API's own progress events). */
 type CreateWithMonitor = (opts: { monitor(m: Monitor): void }) => Promise<{ destroy(): void }>;
 
+/** Creating a session makes the browser download the model; progress comes as 0..1 fractions. */
+export async function downloadModel(create: CreateWithMonitor, onProgress: (percent: number) => void): Promise<void> {
+  const session = await create({
+    monitor(m) {
+      m.addEventListener('downloadprogress', (e) => onProgress(Math.round(e.loaded * 100)));
+    },
+  });
+  session.destroy();
+}
+
 export function useBuiltinModel(): { state: BuiltinState; download(): Promise<boolean> } {
   const [state, setState] = useState<BuiltinState>({ kind: 'checking' });
   useEffect(() => {
@@ -37,12 +47,7 @@ export function useBuiltinModel(): { state: BuiltinState; download(): Promise<bo
     if (!lm) return false;
     setState({ kind: 'downloading', progress: 0 });
     try {
-      const session = await (lm.create as unknown as CreateWithMonitor)({
-        monitor(m) {
-          m.addEventListener('downloadprogress', (e) => setState({ kind: 'downloading', progress: Math.round(e.loaded * 100) }));
-        },
-      });
-      session.destroy();
+      await downloadModel(lm.create.bind(lm) as unknown as CreateWithMonitor, (progress) => setState({ kind: 'downloading', progress }));
       setState({ kind: 'available' });
       return true;
     } catch (err) {
