@@ -69,6 +69,8 @@ test('a verification: the panel and the page with marks', async ({ context, work
     fullPage: false,
     height: 560,
     before: async (p) => {
+      // The selection that was verified is no longer needed in the picture.
+      await p.evaluate(() => window.getSelection()?.removeAllRanges());
       await p.locator('ratify-mark[data-verdict="corrected"]').first().focus();
     },
   });
