@@ -1,7 +1,9 @@
 import type { Source } from '@/lib/pipeline/types';
+import { useT } from './i18n';
 
 /** A numbered citation; opens (or focuses) its source at the cited passage. */
 export function CitationChip({ n, source, onOpen }: { n: number; source?: Source; onOpen?: (s: Source) => void }) {
+  const t = useT();
   if (!source) return <sup className="cite cite-missing">[{n}]</sup>;
   return (
     <button
@@ -9,7 +11,7 @@ export function CitationChip({ n, source, onOpen }: { n: number; source?: Source
       className="cite"
       data-cite={n}
       title={`${source.title} — ${source.quote.slice(0, 160)}`}
-      aria-label={`Source ${n}: ${source.title}`}
+      aria-label={t('sourceN', { n, title: source.title })}
       onClick={() => onOpen?.(source)}
     >
       {n}

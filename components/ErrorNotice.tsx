@@ -1,6 +1,7 @@
 import type { ErrorCode, RunError } from '@/lib/pipeline/types';
 import type { MessageKey } from '@/lib/i18n/messages';
 import { useT } from './i18n';
+import { OllamaCommand } from './setup/OllamaCommand';
 
 const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
   'not-configured': ['errNotConfiguredTitle', 'errNotConfiguredHint'],
@@ -30,6 +31,7 @@ export function ErrorNotice({ error, onRetry, onOpenSettings }: { error: RunErro
     <div className="notice notice-error" role="alert" data-error-code={error.code}>
       <strong className="notice-title">{t(title)}</strong>
       {t(hint) && <p className="notice-hint">{t(hint)}</p>}
+      {error.code === 'ollama-origin' && <OllamaCommand />}
       {error.code === 'rate-limit' && error.retryAfter !== undefined && <p className="notice-hint">{t('errRateLimitWait', { s: error.retryAfter })}</p>}
       {error.message && (
         <details>
@@ -43,7 +45,7 @@ export function ErrorNotice({ error, onRetry, onOpenSettings }: { error: RunErro
             {t('openSettings')}
           </button>
         )}
-        {onRetry && !['not-configured', 'empty-input', 'too-long'].includes(error.code) && (
+        {onRetry && !['empty-input', 'too-long'].includes(error.code) && (
           <button type="button" onClick={onRetry}>
             {t('retry')}
           </button>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { toMarkdown, toPlainText } from '@/lib/export/render';
+import { threadToMarkdown, threadToPlainText, toMarkdown, toPlainText } from '@/lib/export/render';
 import type { Run } from '@/lib/pipeline/types';
 import { useT } from './i18n';
 
-/** Copy the run as Markdown (with numbered sources) or plain text, and say so. */
-export function ExportButtons({ run }: { run: Run }) {
+/** Copy one answer (or, with `thread`, the whole conversation) as Markdown with numbered sources or
+ * as plain text, and say so. */
+export function ExportButtons({ run, thread, compact }: { run?: Run; thread?: Run[]; compact?: boolean }) {
   const t = useT();
   const [status, setStatus] = useState<string>('');
   const copy = async (text: string) => {
@@ -15,14 +16,18 @@ export function ExportButtons({ run }: { run: Run }) {
       setStatus(`${t('copyFailed')} ${err instanceof Error ? err.message : ''}`.trim());
     }
   };
+  const md = () => (thread ? threadToMarkdown(thread) : run ? toMarkdown(run) : '');
+  const plain = () => (thread ? threadToPlainText(thread) : run ? toPlainText(run) : '');
   return (
-    <div className="row export">
-      <button type="button" onClick={() => void copy(toMarkdown(run))}>
-        {t('copyMarkdown')}
+    <div className={compact ? 'row export compact' : 'row export'}>
+      <button type="button" onClick={() => void copy(md())}>
+        {thread ? t('copyThread') : t('copyMarkdown')}
       </button>
-      <button type="button" onClick={() => void copy(toPlainText(run))}>
-        {t('copyText')}
-      </button>
+      {!thread && (
+        <button type="button" onClick={() => void copy(plain())}>
+          {t('copyText')}
+        </button>
+      )}
       <span role="status" aria-live="polite" className="small muted" data-testid="export-status">
         {status}
       </span>

@@ -58,3 +58,16 @@ describe('SafeMarkdown', () => {
     expect(safeUrl('/relative')).toBe('');
   });
 });
+
+describe('GitHub-flavoured Markdown', () => {
+  it('renders tables, strikethrough and task lists as elements, not pipes', () => {
+    const html = render('| Tower | Height |\n| --- | ---: |\n| Eiffel | 330 m [1] |\n\n~~old~~ new\n\n- [x] done');
+    expect(html).toContain('<table>');
+    expect(html).toMatch(/<th[^>]*>Tower<\/th>/);
+    expect(html).toMatch(/<td[^>]*>Eiffel<\/td>/);
+    expect(html).toContain('data-cite="1"');
+    expect(html).toContain('<del>old</del>');
+    expect(html).toContain('type="checkbox"');
+    expect(html).not.toContain('| Tower |');
+  });
+});

@@ -1,4 +1,5 @@
 import Markdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
 import type { Source } from '@/lib/pipeline/types';
 import { CitationChip } from './CitationChip';
 
@@ -25,8 +26,9 @@ export function safeUrl(url: string): string {
   }
 }
 
-/** Model output rendered as Markdown, safely: no raw HTML (skipped), no images (no remote
- * requests), only http(s) links, citation markers as chips. */
+/** Model output rendered as GitHub-flavoured Markdown (tables, task lists, strikethrough), safely:
+ * no raw HTML (skipped), no images (no remote requests), only http(s) links, citation markers as
+ * chips. */
 export function SafeMarkdown({ text, sources, onCite }: { text: string; sources: Source[]; onCite?: (s: Source) => void }) {
   const components: Components = {
     img: () => null,
@@ -46,7 +48,7 @@ export function SafeMarkdown({ text, sources, onCite }: { text: string; sources:
   };
   return (
     <div className="markdown">
-      <Markdown skipHtml urlTransform={safeUrl} components={components}>
+      <Markdown skipHtml remarkPlugins={[remarkGfm]} urlTransform={safeUrl} components={components}>
         {linkCitations(text)}
       </Markdown>
     </div>

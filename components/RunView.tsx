@@ -1,7 +1,9 @@
+import { useEffect, useRef, useState, type Ref } from 'react';
 import { changesText } from '@/lib/verdicts';
-import type { GateDecision, Run, Source } from '@/lib/pipeline/types';
+import type { Run, Source } from '@/lib/pipeline/types';
 import { ErrorNotice } from './ErrorNotice';
 import { useT, type T } from './i18n';
+import { ConfidenceLine, InputText, modelName, progressText, UnderstoodAs } from './run-lines';
 import { SafeMarkdown } from './Markdown';
 import { SourceList } from './SourceList';
 import { ExportButtons } from './ExportButtons';
@@ -16,23 +18,13 @@ export interface RunActions {
   onOpenSource(s: Source): void;
   onOpenSettings(): void;
   onClearMarks?(tabId: number): void;
+  /** How many marks the tab still shows (the button goes when they are gone). */
+  countMarks?(tabId: number): Promise<number>;
+  /** Ask the question as the user says it should be understood (replaces this run). */
+  onAskUnderstood?(text: string): void;
 }
 
-export function gateLine(t: T, g: GateDecision, run: Pick<Run, 'mode' | 'input'>): string {
-  if (g.unreadable) return t('gateUnreadable');
-  const label = t(`clarity_${g.label}`);
-  const cmp = g.beta < g.betaThreshold ? '<' : '≥';
-  let action: string;
-  if (!g.retrieve) action = t('gateDirect');
-  else if (run.mode === 'verify') action = t('gateVerifyAlways');
-  else if (run.input.forceRetrieval) action = t('gateForced');
-  else action = t('gateRetrieve');
-  let line = `${label} · ${t('confidence')} ${g.beta.toFixed(2)} ${cmp} ${g.betaThreshold.toFixed(2)} → ${action}`;
-  if (g.rewritten) line += ` · ${t('rewrittenAs')} “${g.rewritten}”`;
-  return line;
-}
-
-function statusText(t: T, run: Run): string {
+function statusText(t: T, run: Pick<Run, 'status'>): string {
   switch (run.status) {
     case 'running':
       return t('statusRunning');
@@ -47,10 +39,16 @@ function statusText(t: T, run: Run): string {
   }
 }
 
-export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
+export { statusText };
+
+/** One question and its answer, answer first: the question, how it was understood, the answer as
+ * it streams (with the model's name, the gate's decision in plain words and a copy button), the
+ * sources one page per row, and last the trace, open while the run is live. */
+export function RunView({ run, actions, answerRef }: { run: Run; actions: RunActions; answerRef?: Ref<HTMLElement> }) {
   const t = useT();
   const live = run.status === 'running';
-  const doneSteps = run.steps.filter((s) => s.status !== 'pending' && s.status !== 'running').length;
+  const model = modelName(t, run.model);
+  const rewritten = run.mode === 'ask' ? run.gate?.rewritten : undefined;
   return (
     <article className="run" aria-busy={live} data-run-id={run.id} data-status={run.status}>
       <header className="run-head">
@@ -63,44 +61,24 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
             </>
           )}
         </div>
-        <p className="run-input" data-testid="run-input">
-          {run.input.text}
-        </p>
+        <InputText text={run.input.text} />
       </header>
 
-      {run.gate && (
-        <p className="gate small" data-testid="gate-line">
-          {gateLine(t, run.gate, run)}
-          {run.gate.subQuestions && (
-            <ul>
-              {run.gate.subQuestions.map((q) => (
-                <li key={q}>{q}</li>
-              ))}
-            </ul>
-          )}
-        </p>
-      )}
+      {run.error && run.error.code !== 'cancelled' && <ErrorNotice error={run.error} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />}
+
+      {(rewritten || run.input.asked) && <UnderstoodAs rewritten={rewritten ?? run.input.text} asked={run.input.asked} onAsk={rewritten ? actions.onAskUnderstood : undefined} />}
 
       {live && (
         <div className="progress row" role="status">
           <span className="spinner" aria-hidden="true" />
-          <span>{run.steps.length ? t('stepOf', { i: Math.min(doneSteps + 1, run.steps.length), n: run.steps.length }) : t('running')}</span>
-          <button type="button" onClick={actions.onCancel} aria-label={t('cancel')}>
+          <span>{progressText(t, run)}</span>
+          <button type="button" onClick={actions.onCancel}>
             {t('cancel')}
           </button>
         </div>
       )}
 
-      {run.draftText && !run.steps.length && (
-        <section aria-label={t('draft')}>
-          <h3>{t('draft')}</h3>
-          <pre className="draft">{run.draftText}</pre>
-        </section>
-      )}
-
       {run.claims && run.claims.length > 0 && <Claims run={run} onOpenSource={actions.onOpenSource} />}
-
-      {run.steps.length > 0 && <Trace run={run} />}
 
       {run.mode === 'verify' && (run.answer || run.corrected) && (
         <section aria-label={t('correctedText')} data-testid="corrected">
@@ -110,51 +88,99 @@ export function RunView({ run, actions }: { run: Run; actions: RunActions }) {
         </section>
       )}
 
-      {run.mode === 'ask' && run.answer && (
-        <section aria-label={t('answer')} data-testid="answer">
-          <h3>{t('answer')}</h3>
-          {!live && !run.answerFinal && <p className="notice" data-testid="unfinished">{t('answerUnfinished')}</p>}
-          <SafeMarkdown text={run.answer} sources={run.sources} onCite={actions.onOpenSource} />
+      {run.mode === 'ask' && (run.answer || run.gate) && (
+        <section aria-label={t('answer')} data-testid="answer-section" className="answer" ref={answerRef}>
+          <h3 className="answer-head">
+            {t('answer')} {model && <span className="model-name">{t('answeredBy', { model })}</span>}
+          </h3>
+          {!live && !run.answerFinal && run.answer && <p className="notice" data-testid="unfinished">{t('answerUnfinished')}</p>}
+          {run.answer && (
+            <div data-testid="answer">
+              <SafeMarkdown text={run.answer} sources={run.sources} onCite={actions.onOpenSource} />
+            </div>
+          )}
+          <ConfidenceLine run={run} />
+          {!live && run.answerFinal && run.answer && <ExportButtons run={run} compact />}
         </section>
       )}
 
+      {run.mode === 'verify' && run.gate && <ConfidenceLine run={run} />}
+      {run.mode === 'verify' && !live && run.answerFinal && (run.answer || run.corrected) && <ExportButtons run={run} />}
+
       <SourceList sources={run.sources} onOpen={actions.onOpenSource} />
 
-      {run.error && run.error.code !== 'cancelled' && <ErrorNotice error={run.error} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />}
+      <Trace run={run} />
 
-      {!live && run.answerFinal && (run.answer || run.corrected) && <ExportButtons run={run} />}
-
-      {!live && (
-        <div className="row">
-          {run.status === 'interrupted' && (
-            <button type="button" onClick={() => actions.onRetry()}>
-              {t('retry')}
-            </button>
-          )}
-          {run.status === 'cancelled' && (
-            <button type="button" onClick={() => actions.onAgain()}>
-              {t('retry')}
-            </button>
-          )}
-          {run.mode === 'verify' && run.claims?.length && run.input.page?.tabId !== undefined && actions.onClearMarks && (
-            <button type="button" onClick={() => actions.onClearMarks!(run.input.page!.tabId!)}>
-              {t('clearMarks')}
-            </button>
-          )}
-          {run.status === 'done' && (
-            <button type="button" onClick={() => actions.onAgain()}>
-              {t('rerun')}
-            </button>
-          )}
-          {run.status === 'done' && run.gate && !run.gate.retrieve && run.mode === 'ask' && (
-            <button type="button" onClick={() => actions.onAgain(true)}>
-              {t('checkAnyway')}
-            </button>
-          )}
-        </div>
-      )}
+      {!live && <RunButtons run={run} actions={actions} />}
     </article>
   );
+}
+
+function RunButtons({ run, actions }: { run: Run; actions: RunActions }) {
+  const t = useT();
+  const tabId = run.mode === 'verify' && run.claims?.length ? run.input.page?.tabId : undefined;
+  const marks = useMarksCount(tabId, run.status, actions.countMarks);
+  return (
+    <div className="row run-buttons">
+      {run.status === 'interrupted' && (
+        <button type="button" onClick={() => actions.onRetry()}>
+          {t('retry')}
+        </button>
+      )}
+      {run.status === 'cancelled' && (
+        <button type="button" onClick={() => actions.onAgain()}>
+          {t('retry')}
+        </button>
+      )}
+      {tabId !== undefined && marks.count > 0 && actions.onClearMarks && (
+        <button
+          type="button"
+          onClick={() => {
+            actions.onClearMarks?.(tabId);
+            marks.cleared();
+          }}
+        >
+          {t('clearMarks')}
+        </button>
+      )}
+      {run.status === 'done' && (
+        <button type="button" onClick={() => actions.onAgain()}>
+          {t('rerun')}
+        </button>
+      )}
+      {run.status === 'done' && run.gate && !run.gate.retrieve && run.mode === 'ask' && (
+        <button type="button" onClick={() => actions.onAgain(true)}>
+          {t('checkAnyway')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The marks a verification left in its tab, counted again whenever the panel comes back into
+ * view (the page may have been reloaded, navigated or cleared from inside). */
+function useMarksCount(tabId: number | undefined, status: Run['status'], count: RunActions['countMarks']): { count: number; cleared(): void } {
+  const [n, setN] = useState(0);
+  const counter = useRef(count);
+  counter.current = count;
+  useEffect(() => {
+    if (tabId === undefined) return;
+    let live = true;
+    const check = () => void counter.current?.(tabId).then((c) => live && setN(c));
+    // The worker marks the page just after the run ends: look again shortly, then now and then.
+    const soon = [0, 400, 1500].map((ms) => setTimeout(check, ms));
+    document.addEventListener('visibilitychange', check);
+    window.addEventListener('focus', check);
+    const timer = setInterval(check, 5000);
+    return () => {
+      live = false;
+      document.removeEventListener('visibilitychange', check);
+      window.removeEventListener('focus', check);
+      clearInterval(timer);
+      soon.forEach(clearTimeout);
+    };
+  }, [tabId, status]);
+  return { count: n, cleared: () => setN(0) };
 }
 
 function Claims({ run, onOpenSource }: { run: Run; onOpenSource: (s: Source) => void }) {
@@ -170,7 +196,7 @@ function Claims({ run, onOpenSource }: { run: Run; onOpenSource: (s: Source) => 
               {c.sources.map((n) => {
                 const s = run.sources.find((x) => x.n === n);
                 return s ? (
-                  <button key={n} type="button" className="cite" aria-label={`Source ${n}: ${s.title}`} onClick={() => onOpenSource(s)}>
+                  <button key={n} type="button" className="cite" aria-label={t('sourceN', { n, title: s.title })} onClick={() => onOpenSource(s)}>
                     {n}
                   </button>
                 ) : null;

@@ -1,23 +1,58 @@
 import type { Source } from '@/lib/pipeline/types';
 import { useT } from './i18n';
+import { SiteIcon } from './SiteIcon';
 
+interface PageGroup {
+  url: string;
+  title: string;
+  site: string;
+  origin: Source['origin'];
+  sources: Source[];
+}
+
+/** Sources of one page together, in the order the page is first cited. */
+export function groupByPage(sources: Source[]): PageGroup[] {
+  const groups = new Map<string, PageGroup>();
+  for (const s of [...sources].sort((a, b) => a.n - b.n)) {
+    const key = s.url.split('#')[0] ?? s.url;
+    const g = groups.get(key);
+    if (g) g.sources.push(s);
+    else groups.set(key, { url: s.url, title: s.title, site: s.site, origin: s.origin, sources: [s] });
+  }
+  return [...groups.values()];
+}
+
+/** One row per page, its cited passages under it; each passage opens (or focuses) the page there. */
 export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (s: Source) => void }) {
   const t = useT();
   if (!sources.length) return null;
   return (
-    <section aria-label={t('sources')}>
+    <section aria-label={t('sources')} className="source-list">
       <h3>{t('sources')}</h3>
       <ol className="sources">
-        {sources.map((s) => (
-          <li key={s.n} value={s.n} data-source={s.n}>
-            <button type="button" className="link" onClick={() => onOpen(s)}>
-              {s.title || s.url}
-            </button>
-            <span className="muted">
-              {' '}
-              · {s.site} · {s.origin === 'tab' ? t('originTab') : t('originWeb')}
-            </span>
-            <blockquote>{s.quote}</blockquote>
+        {groupByPage(sources).map((g) => (
+          <li key={g.url} data-source={g.sources.map((s) => s.n).join(' ')}>
+            <div className="source-page">
+              <SiteIcon url={g.url} />
+              <div>
+                <button type="button" className="link source-title" onClick={() => g.sources[0] && onOpen(g.sources[0])}>
+                  {g.title || g.url}
+                </button>
+                <div className="muted small">
+                  {g.site} · {g.origin === 'tab' ? t('originTab') : t('originWeb')}
+                </div>
+              </div>
+            </div>
+            <ul className="quotes">
+              {g.sources.map((s) => (
+                <li key={s.n}>
+                  <button type="button" className="quote" aria-label={`${t('quoteOpen', { title: g.title || g.site })}: ${s.quote}`} onClick={() => onOpen(s)}>
+                    <span className="quote-n">{s.n}</span>
+                    <span className="quote-text">“{s.quote}”</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
           </li>
         ))}
       </ol>

@@ -1,7 +1,9 @@
-import type { Passage } from '@/lib/retrieval/types';
+import { useEffect, useState } from 'react';
+import type { Passage, SourceStatus } from '@/lib/retrieval/types';
 import type { Run, StepState, Verdict } from '@/lib/pipeline/types';
 import { VERDICT_INFO } from '@/lib/verdicts';
-import { useT } from './i18n';
+import { useT, type T } from './i18n';
+import { reasonKey } from './scope';
 import { SiteIcon, siteOf } from './SiteIcon';
 import { StepDiff } from './StepDiff';
 
@@ -15,19 +17,33 @@ export function VerdictBadge({ verdict }: { verdict: Verdict }) {
   );
 }
 
-/** The inner monologue: each step's queries, what was found, and how the step changed. */
+/** The inner monologue: what was read, the draft, each step's queries, what was found, and how
+ * the step changed. Open while the run is live, folded once it is done (the answer is above). */
 export function Trace({ run }: { run: Run }) {
   const t = useT();
+  const live = run.status === 'running';
+  const [open, setOpen] = useState(live);
+  useEffect(() => setOpen(live), [live]);
   const parts = run.gate?.subQuestions;
+  const draft = run.draftText && !run.steps.length ? run.draftText : undefined;
+  if (!run.steps.length && !draft && !run.library.length) return null;
   return (
-    <section aria-label={t('trace')} className="trace">
-      <h3>{t('trace')}</h3>
+    <details className="trace" data-testid="trace" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>
+        <h3>{t('trace')}</h3>
+      </summary>
       {run.speculationOff && run.speculationOff !== 'setting' && (
         <p className="small muted" data-testid="speculation-off">
           {t(`speculationOff_${run.speculationOff.replace(/-/g, '_') as 'one_at_a_time' | 'queueing' | 'rate_limit'}`)}
         </p>
       )}
       {run.library.length > 0 && <LibrarySummary run={run} />}
+      {draft && (
+        <section aria-label={t('draft')}>
+          <h4>{t('draft')}</h4>
+          <pre className="draft">{draft}</pre>
+        </section>
+      )}
       <ol className="steps">
         {run.steps.map((s) => (
           <li key={s.index} data-step={s.index} className={`step step-${s.status}`}>
@@ -36,8 +52,15 @@ export function Trace({ run }: { run: Run }) {
           </li>
         ))}
       </ol>
-    </section>
+    </details>
   );
+}
+
+/** A source's status reason in the UI language (the library's own reasons), else as it came. */
+export function reasonText(t: T, s: Pick<SourceStatus, 'reason'>): string | undefined {
+  if (!s.reason) return undefined;
+  const key = reasonKey(s.reason);
+  return key ? t(key) : s.reason;
 }
 
 function LibrarySummary({ run }: { run: Run }) {
@@ -52,7 +75,7 @@ function LibrarySummary({ run }: { run: Run }) {
           <li key={`${s.url}-${i}`} data-library-status={s.status}>
             <span className={`lib-status lib-${s.status}`}>{t(`lib_${s.status}`)}</span> {s.title || s.url}
             <span className="muted"> · {s.origin === 'tab' ? t('originTab') : t('originWeb')}</span>
-            {s.reason && <span className="muted"> — {s.reason}</span>}
+            {s.reason && <span className="muted"> — {reasonText(t, s)}</span>}
           </li>
         ))}
         {run.providerErrors.map((e, i) => (
@@ -89,7 +112,7 @@ function Step({ step, total }: { step: StepState; total: number }) {
             <SearchIcon /> {q.query}
             <span className="muted">
               {' '}
-              · {t('passagesFound', { n: q.passages.length })}
+              · {q.passages.length === 1 ? t('passageFound') : t('passagesFound', { n: q.passages.length })}
               {q.sufficient === false ? ` · ${t('notEnough')}` : ''}
             </span>
           </summary>

@@ -1,6 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
 import { isRequest } from '@/lib/messages';
-import { captureSelection } from '@/lib/browser/page-context';
+import { capturePage, captureSelection } from '@/lib/browser/page-context';
 import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
 import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
@@ -10,7 +10,8 @@ import { createBrowserLibrary } from '@/lib/browser/library';
 import { RunManager } from '@/lib/runs/run-manager';
 import { runStore } from '@/lib/store/runs';
 import { db } from '@/lib/store/db';
-import { clearMarks, showMarks } from '@/lib/browser/marks';
+import { clearMarks, countMarks, showMarks } from '@/lib/browser/marks';
+import { threadStore } from '@/lib/store/threads';
 import { marksFromRun } from '@/lib/page-marks/from-run';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { withBuiltinDefault } from '@/lib/llm/builtin';
@@ -31,6 +32,7 @@ export default defineBackground(() => {
         // In verify mode the page the selection came from is never evidence for itself.
         origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
         embed: settings.llm.embeddingModel ? (texts, signal) => llm.embed(texts, signal) : undefined,
+        scope: run.mode === 'ask' ? run.input.scope : undefined,
       }),
     ),
     onFinished: (run, settings) => {
@@ -41,8 +43,17 @@ export default defineBackground(() => {
       void showMarks(tabId, marksFromRun(run), { language }).catch(() => undefined);
     },
   });
+  const threads = threadStore();
   const handle = createHandlers({
     manager,
+    capturePage: async (tabId) => {
+      const { privacy } = await loadSettings();
+      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
+    },
+    threadTurns: (id) => threads.turns(id),
+    threadRunIds: (id) => threads.runIds(id),
+    // A tab that closed or cannot be scripted shows no marks.
+    countMarks: (tabId) => countMarks(tabId).catch(() => 0),
     getRun: (id) => store.get(id),
     setActiveRun: (id) => activeRunItem.setValue(id),
     openSource,

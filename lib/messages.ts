@@ -15,7 +15,10 @@ export interface ConnectionReport {
 }
 
 export interface RequestMap {
-  'run/start': { req: { mode: RunMode; input: RunInput }; res: Run };
+  /** Ask from the panel: `pageTabId` is the tab the user is on (its title, address, selection and
+   * readable text are captured by the worker, within the privacy rules); `input.thread.id` the
+   * conversation it continues (the worker adds the earlier turns). */
+  'run/start': { req: { mode: RunMode; input: RunInput; pageTabId?: number }; res: Run };
   'run/cancel': { req: { id: string }; res: boolean };
   /** Continue a failed or interrupted run from its last checkpoint (or start it again). */
   'run/retry': { req: { id: string }; res: Run };
@@ -27,6 +30,10 @@ export interface RequestMap {
   'marks/clear': { req: { tabId: number }; res: boolean };
   /** Delete one run (cancelling it first if it is live). */
   'runs/delete': { req: { id: string }; res: boolean };
+  /** Delete every run of a thread (cancelling a live one first). */
+  'threads/delete': { req: { id: string }; res: boolean };
+  /** How many verdict marks the tab shows now (0 when it navigated, was reloaded or cleared). */
+  'marks/count': { req: { tabId: number }; res: number };
   /** Delete every run and the page cache (settings stay). */
   'data/delete-all': { req: Record<string, never>; res: boolean };
 }

@@ -1,47 +1,68 @@
-/** The model endpoint: provider preset, URL, key, model, and Test connection. */
+/** The model endpoint: provider preset (fills the base URL), key, model, time-out, and Test
+ * connection, which lists the server's models when no model is named yet, lets the user pick one,
+ * checks it with a tiny call and saves (or says Save is needed). */
 import { useEffect, useState } from 'react';
-import { request, RequestFailed } from '@/lib/browser/messaging';
 import { BUILTIN_MODEL_ID, builtinAvailable } from '@/lib/llm/builtin-availability';
-import type { ConnectionReport } from '@/lib/messages';
-import { PROVIDER_PRESETS, validateSettings, type ProviderPreset, type Settings, type SettingsProblem } from '@/lib/settings/schema';
+import { PROVIDER_PRESETS, SECTION_SCHEMAS, validateSettings, type LlmSettings, type ProviderPreset, type Settings, type SettingsProblem } from '@/lib/settings/schema';
+import { rangeOf } from '@/lib/settings/fields';
 import { ErrorNotice } from '../ErrorNotice';
 import { useT } from '../i18n';
+import { useConnection } from '../setup/use-connection';
 import { Field, problemText } from './fields';
 
-export function ModelSection({ settings, problems, onChange, onProblems }: { settings: Settings; problems: SettingsProblem[]; onChange(patch: Partial<Settings['llm']>): void; onProblems(p: SettingsProblem[]): void }) {
+export type AfterTest = 'saved' | 'needs-save';
+
+export interface ModelSectionProps {
+  settings: Settings;
+  problems: SettingsProblem[];
+  onChange(patch: Partial<Settings['llm']>): void;
+  onProblems(p: SettingsProblem[]): void;
+  /** A test succeeded with these endpoint settings: save if the whole form is valid. */
+  onConnected(llm: LlmSettings): Promise<AfterTest>;
+}
+
+const TIMEOUT = rangeOf(SECTION_SCHEMAS.llm.shape.timeoutMs);
+
+export function ModelSection({ settings, problems, onChange, onProblems, onConnected }: ModelSectionProps) {
   const t = useT();
   const llm = settings.llm;
-  const [testing, setTesting] = useState(false);
-  const [report, setReport] = useState<ConnectionReport>();
-  const [models, setModels] = useState<string[]>([]);
+  const c = useConnection();
+  const [after, setAfter] = useState<{ result: AfterTest; model: string; ms: number }>();
   const [builtinReady, setBuiltinReady] = useState(false);
   useEffect(() => {
     void builtinAvailable().then(setBuiltinReady);
   }, []);
 
   const choosePreset = (preset: ProviderPreset) => {
-    setReport(undefined);
+    c.reset();
+    setAfter(undefined);
     if (preset === 'builtin') return onChange({ preset, baseURL: '', apiKey: '', model: BUILTIN_MODEL_ID });
     const known = preset !== 'custom' ? PROVIDER_PRESETS[preset] : undefined;
     onChange({ preset, baseURL: known ? known.baseURL : llm.baseURL, model: llm.model === BUILTIN_MODEL_ID ? '' : llm.model });
   };
 
-  const test = async () => {
-    const found = validateSettings(settings).filter((p) => p.field.startsWith('llm.'));
-    onProblems(found);
-    if (found.length) return;
-    setTesting(true);
-    setReport(undefined);
-    try {
-      const r = await request('llm/test', { llm });
-      setReport(r);
-      if (r.models.length) setModels(r.models);
-    } catch (err) {
-      setReport({ ok: false, models: [], error: err instanceof RequestFailed ? err.error : { code: 'unknown', message: String(err) } });
-    }
-    setTesting(false);
+  const check = async (endpoint: LlmSettings) => {
+    setAfter(undefined);
+    const report = await c.test(endpoint);
+    if (report?.ok) setAfter({ result: await onConnected(endpoint), model: endpoint.model, ms: report.latencyMs ?? 0 });
   };
 
+  const test = async () => {
+    // Only the address must be right to list models; the model is picked from the list.
+    const found = validateSettings(settings).filter((p) => p.field === 'llm.baseURL');
+    onProblems(found);
+    if (found.length) return;
+    if (llm.preset !== 'builtin' && !llm.model) await c.list(llm);
+    else await check(llm);
+  };
+
+  const pick = (model: string) => {
+    onChange({ model });
+    if (model) void check({ ...llm, model });
+  };
+
+  const busy = c.state.phase === 'listing' || c.state.phase === 'testing';
+  const listedModels = c.state.phase === 'listed' ? c.models : [];
   return (
     <fieldset>
       <legend>{t('modelSection')}</legend>
@@ -59,15 +80,15 @@ export function ModelSection({ settings, problems, onChange, onProblems }: { set
       {llm.preset !== 'builtin' && (
         <>
           <Field label={t('baseUrl')} id="baseURL" error={problemText(t, problems, 'llm.baseURL')}>
-            <input id="baseURL" type="url" value={llm.baseURL} placeholder="https://api.openai.com/v1" onChange={(e) => onChange({ baseURL: e.target.value })} />
+            <input id="baseURL" type="url" value={llm.baseURL} onChange={(e) => onChange({ baseURL: e.target.value })} />
           </Field>
           <Field label={t('apiKey')} id="apiKey">
             <input id="apiKey" type="password" autoComplete="off" value={llm.apiKey} onChange={(e) => onChange({ apiKey: e.target.value })} />
           </Field>
-          <Field label={t('model')} id="model" error={problemText(t, problems, 'llm.model')}>
-            <input id="model" list="model-list" value={llm.model} placeholder="gpt-4o-mini" onChange={(e) => onChange({ model: e.target.value })} />
+          <Field label={t('model')} id="model" error={problemText(t, problems, 'llm.model')} hint={t('modelHint')}>
+            <input id="model" list="model-list" value={llm.model} onChange={(e) => onChange({ model: e.target.value })} />
             <datalist id="model-list">
-              {models.map((m) => (
+              {c.models.map((m) => (
                 <option key={m} value={m} />
               ))}
             </datalist>
@@ -75,19 +96,43 @@ export function ModelSection({ settings, problems, onChange, onProblems }: { set
           <Field label={t('embeddingModel')} id="embeddingModel">
             <input id="embeddingModel" list="model-list" value={llm.embeddingModel} onChange={(e) => onChange({ embeddingModel: e.target.value })} />
           </Field>
+          <Field label={t('timeoutLabel')} id="timeout" error={problemText(t, problems, 'llm.timeoutMs', SECTION_SCHEMAS.llm.shape.timeoutMs)}>
+            <input
+              id="timeout"
+              type="number"
+              min={(TIMEOUT.min ?? 0) / 1000}
+              max={(TIMEOUT.max ?? 0) / 1000}
+              step={1}
+              value={Math.round(llm.timeoutMs / 1000)}
+              onChange={(e) => onChange({ timeoutMs: Number(e.target.value) * 1000 })}
+            />
+          </Field>
         </>
       )}
       <div className="row">
-        <button type="button" onClick={() => void test()} disabled={testing}>
-          {testing ? t('testing') : t('testConnection')}
+        <button type="button" onClick={() => void test()} disabled={busy}>
+          {busy ? t('testing') : t('testConnection')}
         </button>
       </div>
-      {report?.ok && (
+      {listedModels.length > 0 && (
+        <Field label={t('modelsFound', { n: listedModels.length })} id="model-pick">
+          <select id="model-pick" value="" onChange={(e) => pick(e.target.value)}>
+            <option value="">{t('pickModelPrompt')}</option>
+            {listedModels.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+      {c.state.phase === 'listed' && !listedModels.length && <p className="small">{t('noModelsListed')}</p>}
+      {c.state.phase === 'ok' && after && (
         <p className="notice notice-ok" role="status" data-testid="test-ok">
-          {t('testOk', { model: llm.model, ms: report.latencyMs ?? 0 })} {report.models.length ? t('testOkModels', { n: report.models.length }) : ''}
+          {t(after.result === 'saved' ? 'connectedSaved' : 'connectedNeedsSave', { model: after.model, ms: after.ms })} {c.models.length ? t('testOkModels', { n: c.models.length }) : ''}
         </p>
       )}
-      {report && !report.ok && report.error && <ErrorNotice error={report.error} />}
+      {c.state.phase === 'failed' && <ErrorNotice error={c.state.error} />}
     </fieldset>
   );
 }

@@ -3,10 +3,10 @@ import { useEffect, useState } from 'react';
 import { loadSettings, saveSettings } from '@/lib/browser/settings-store';
 import { browserUiLanguage } from '@/lib/browser/ui';
 import { pickLanguage } from '@/lib/i18n/messages';
-import { SECTION_SCHEMAS, validateSettings, type Settings, type SettingsProblem } from '@/lib/settings/schema';
+import { PROVIDER_PRESETS, SECTION_SCHEMAS, validateSettings, type LlmSettings, type Settings, type SettingsProblem } from '@/lib/settings/schema';
 import { I18nProvider, useT } from '../i18n';
 import { Field, NumberField, problemText, Toggle } from './fields';
-import { ModelSection } from './ModelSection';
+import { ModelSection, type AfterTest } from './ModelSection';
 import { PrivacySection } from './PrivacySection';
 import { SearchSection } from './SearchSection';
 
@@ -26,9 +26,16 @@ export function OptionsApp() {
 
 const PIPELINE = SECTION_SCHEMAS.pipeline.shape;
 
+/** A preset with no address yet shows its address (not an empty field with a grey example). */
+function withPresetUrl(s: Settings): Settings {
+  const p = s.llm.preset;
+  if (s.llm.baseURL || p === 'custom' || p === 'builtin') return s;
+  return { ...s, llm: { ...s.llm, baseURL: PROVIDER_PRESETS[p].baseURL } };
+}
+
 function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Settings): void }) {
   const t = useT();
-  const [s, setS] = useState<Settings>(initial);
+  const [s, setS] = useState<Settings>(() => withPresetUrl(initial));
   const [problems, setProblems] = useState<SettingsProblem[]>([]);
   const [saved, setSaved] = useState(false);
   const update = (f: (d: Settings) => Settings) => {
@@ -41,13 +48,21 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
       update((d) => ({ ...d, [k]: { ...d[k], ...patch } }));
   const setPipeline = section('pipeline');
 
-  const save = async () => {
-    const found = validateSettings(s);
+  const save = async (next = s) => {
+    const found = validateSettings(next);
     setProblems(found);
-    if (found.length) return;
-    await saveSettings(s);
+    if (found.length) return false;
+    await saveSettings(next);
     setSaved(true);
-    onSaved(s);
+    onSaved(next);
+    return true;
+  };
+
+  /** A successful Test saves the form when everything in it is valid; otherwise Save is needed. */
+  const onConnected = async (llm: LlmSettings): Promise<AfterTest> => {
+    const next = { ...s, llm };
+    setS(next);
+    return validateSettings(next).length ? 'needs-save' : (await save(next)) ? 'saved' : 'needs-save';
   };
 
   const num = (key: Exclude<keyof typeof PIPELINE, 'speculate'>, label: Parameters<typeof t>[0], step?: number) => (
@@ -63,49 +78,51 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
   );
 
   return (
-    <form
-      className="options"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <h1>{t('optionsTitle')}</h1>
-      <ModelSection settings={s} problems={problems} onChange={section('llm')} onProblems={setProblems} />
-      <fieldset>
-        <legend>{t('methodSection')}</legend>
-        {num('betaThreshold', 'betaLabel', 0.05)}
-        {num('maxSteps', 'maxStepsLabel')}
-        {num('maxRounds', 'maxRoundsLabel')}
-        {num('passagesPerStep', 'passagesLabel')}
-        <Toggle id="speculate" label={t('speculateLabel')} checked={s.pipeline.speculate} onChange={(v) => setPipeline({ speculate: v })} />
-        <p className="hint">{t('speculateHint')}</p>
-      </fieldset>
-      <SearchSection search={s.search} problems={problems} onChange={(id, patch) => update((d) => ({ ...d, search: { ...d.search, [id]: { ...d.search[id], ...patch } } }))} />
-      <PrivacySection privacy={s.privacy} onChange={section('privacy')} />
-      <fieldset>
-        <legend>{t('language')}</legend>
-        <Field label={t('language')} id="language">
-          <select id="language" value={s.ui.language} onChange={(e) => update((d) => ({ ...d, ui: { language: e.target.value as Settings['ui']['language'] } }))}>
-            {SECTION_SCHEMAS.ui.shape.language.unwrap().options.map((l) => (
-              <option key={l} value={l}>
-                {l === 'auto' ? t('languageAuto') : l === 'en' ? 'English' : '简体中文'}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </fieldset>
-      <div className="row sticky-actions">
-        <button type="submit" className="primary">
-          {t('save')}
-        </button>
-        {saved && (
-          <span role="status" data-testid="saved">
-            {t('saved')}
-          </span>
-        )}
-      </div>
-    </form>
+    <main>
+      <form
+        className="options"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <h1>{t('optionsTitle')}</h1>
+        <ModelSection settings={s} problems={problems} onChange={section('llm')} onProblems={setProblems} onConnected={onConnected} />
+        <fieldset>
+          <legend>{t('methodSection')}</legend>
+          {num('betaThreshold', 'betaLabel', 0.05)}
+          {num('maxSteps', 'maxStepsLabel')}
+          {num('maxRounds', 'maxRoundsLabel')}
+          {num('passagesPerStep', 'passagesLabel')}
+          <Toggle id="speculate" label={t('speculateLabel')} checked={s.pipeline.speculate} onChange={(v) => setPipeline({ speculate: v })} />
+          <p className="hint">{t('speculateHint')}</p>
+        </fieldset>
+        <SearchSection search={s.search} problems={problems} onChange={(id, patch) => update((d) => ({ ...d, search: { ...d.search, [id]: { ...d.search[id], ...patch } } }))} />
+        <PrivacySection privacy={s.privacy} onChange={section('privacy')} />
+        <fieldset>
+          <legend>{t('language')}</legend>
+          <Field label={t('language')} id="language">
+            <select id="language" value={s.ui.language} onChange={(e) => update((d) => ({ ...d, ui: { language: e.target.value as Settings['ui']['language'] } }))}>
+              {SECTION_SCHEMAS.ui.shape.language.unwrap().options.map((l) => (
+                <option key={l} value={l}>
+                  {l === 'auto' ? t('languageAuto') : l === 'en' ? 'English' : '简体中文'}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </fieldset>
+        <div className="row sticky-actions">
+          <button type="submit" className="primary">
+            {t('save')}
+          </button>
+          {saved && (
+            <span role="status" data-testid="saved">
+              {t('saved')}
+            </span>
+          )}
+        </div>
+      </form>
+    </main>
   );
 }

@@ -6,11 +6,12 @@ import { rangeOf } from '@/lib/settings/fields';
 import type { SettingsProblem } from '@/lib/settings/schema';
 import type { T } from '../i18n';
 
-export function Field({ label, id, error, children }: { label: string; id: string; error?: string; children: ReactNode }) {
+export function Field({ label, id, error, hint, children }: { label: string; id: string; error?: string; hint?: string; children: ReactNode }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {children}
+      {hint && <span className="field-hint">{hint}</span>}
       {error && (
         <span className="field-error" role="alert">
           {error}
@@ -45,5 +46,7 @@ export function problemText(t: T, problems: SettingsProblem[], field: string, sc
   if (p.message === 'required') return t('fieldRequired');
   if (p.message === 'url-invalid' || p.message === 'url-scheme') return t('fieldUrl');
   const r = schema ? rangeOf(schema) : {};
-  return t('fieldRange', { range: r.min !== undefined && r.max !== undefined ? `${r.min}–${r.max}` : '' });
+  // Time-outs are stored in ms but entered in seconds.
+  const k = field.endsWith('timeoutMs') ? 1000 : 1;
+  return t('fieldRange', { range: r.min !== undefined && r.max !== undefined ? `${r.min / k}–${r.max / k}` : '' });
 }

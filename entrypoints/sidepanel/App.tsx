@@ -1,20 +1,16 @@
 import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { request } from '@/lib/browser/messaging';
-import { activeRunItem } from '@/lib/browser/settings-store';
+import { activeRunItem, loadSettings, saveSettings } from '@/lib/browser/settings-store';
 import { pickLanguage } from '@/lib/i18n/messages';
-import { isLlmConfigured } from '@/lib/settings/schema';
+import { isLlmConfigured, type LlmSettings } from '@/lib/settings/schema';
 import { builtinAvailable } from '@/lib/llm/builtin-availability';
-import type { RunError } from '@/lib/pipeline/types';
-import { AskBox } from '@/components/AskBox';
-import { ErrorNotice } from '@/components/ErrorNotice';
 import { HistoryList } from '@/components/HistoryList';
 import { I18nProvider, useT } from '@/components/i18n';
-import { Onboarding } from '@/components/Onboarding';
-import { RunView } from '@/components/RunView';
-import { useLiveRun } from '@/components/use-live-run';
+import { TabList } from '@/components/Tabs';
 import { useSettings } from '@/components/use-settings';
-import { RequestFailed } from '@/lib/browser/messaging';
+import { AskView } from './AskView';
+import { useSources } from './use-sources';
 
 export function App() {
   const settings = useSettings();
@@ -26,9 +22,10 @@ export function App() {
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
+  const sources = useSources(settings);
   return (
     <I18nProvider lang={lang}>
-      <Panel configured={settings ? isLlmConfigured(settings) || builtinReady : undefined} />
+      <Panel configured={settings ? isLlmConfigured(settings) || builtinReady : undefined} sources={sources} />
     </I18nProvider>
   );
 }
@@ -39,68 +36,84 @@ function useActiveRunId(): [string | null, (id: string | null) => void] {
     void activeRunItem.getValue().then(setId);
     return activeRunItem.watch((v) => setId(v));
   }, []);
-  return [id, (v) => void activeRunItem.setValue(v)];
+  return [
+    id,
+    (v) => {
+      setId(v);
+      void activeRunItem.setValue(v);
+    },
+  ];
 }
 
-function Panel({ configured }: { configured: boolean | undefined }) {
-  const t = useT();
-  const [tab, setTab] = useState<'ask' | 'history'>('ask');
-  const [runId, setRunId] = useActiveRunId();
-  const run = useLiveRun(runId);
-  const [requestError, setRequestError] = useState<RunError>();
-  const openSettings = () => void browser.runtime.openOptionsPage();
+/** Saving an endpoint from the welcome card: the other settings stay as they are. */
+async function saveLlm(llm: LlmSettings): Promise<void> {
+  const s = await loadSettings();
+  await saveSettings({ ...s, llm });
+}
 
-  const act = async (f: () => Promise<unknown>) => {
-    setRequestError(undefined);
-    try {
-      await f();
-    } catch (err) {
-      setRequestError(err instanceof RequestFailed ? err.error : { code: 'unknown', message: String(err) });
-    }
+type View = 'ask' | 'history';
+
+function Panel({ configured, sources }: { configured: boolean | undefined; sources: ReturnType<typeof useSources> }) {
+  const t = useT();
+  const [view, setView] = useState<View>('ask');
+  const [runId, setRunId] = useActiveRunId();
+  const openSettings = () => void browser.runtime.openOptionsPage();
+  const newThread = () => {
+    setRunId(null);
+    setView('ask');
+    requestAnimationFrame(() => document.getElementById('ask-input')?.focus());
   };
+  useEffect(() => {
+    // Alt+N: a new thread from anywhere in the panel (e.code: Option+N types a character on macOS).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyN') {
+        e.preventDefault();
+        newThread();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
 
   return (
     <div className="panel">
-      <nav className="tabs row spread" aria-label="Ratify">
-        <div className="row" role="tablist">
-          <button type="button" role="tab" aria-selected={tab === 'ask'} onClick={() => setTab('ask')}>
-            {t('tabAsk')}
+      <header className="panel-head row spread">
+        <h1 className="brand">{t('appName')}</h1>
+        <TabList<View>
+          label={t('tabsLabel')}
+          tabs={[
+            { id: 'ask', label: t('tabAsk') },
+            { id: 'history', label: t('tabHistory') },
+          ]}
+          selected={view}
+          onSelect={setView}
+        />
+        <div className="row head-actions">
+          <button type="button" onClick={newThread} aria-keyshortcuts="Alt+N" title={`${t('newThread')} (Alt+N)`}>
+            {t('newThread')}
           </button>
-          <button type="button" role="tab" aria-selected={tab === 'history'} onClick={() => setTab('history')}>
-            {t('tabHistory')}
+          <button type="button" className="icon" aria-label={t('settings')} title={t('settings')} onClick={openSettings}>
+            <span aria-hidden="true">⚙</span>
           </button>
         </div>
-        <button type="button" className="icon" aria-label={t('settings')} title={t('settings')} onClick={openSettings}>
-          ⚙
-        </button>
-      </nav>
-      {tab === 'history' ? (
-        <HistoryList
-          onOpen={(id) => {
-            setRunId(id);
-            setTab('ask');
-          }}
-        />
-      ) : (
-        <main>
-          {configured === false && !run && <Onboarding onOpenSettings={openSettings} />}
-          {requestError && <ErrorNotice error={requestError} onOpenSettings={openSettings} />}
-          {run && (
-            <RunView
-              run={run}
-              actions={{
-                onCancel: () => void act(() => request('run/cancel', { id: run.id })),
-                onRetry: () => void act(() => request('run/retry', { id: run.id })),
-                onAgain: (forceRetrieval) => void act(() => request('run/again', { id: run.id, forceRetrieval })),
-                onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote })),
-                onOpenSettings: openSettings,
-                onClearMarks: (tabId) => void act(() => request('marks/clear', { tabId })),
+      </header>
+      <main>
+        <div role="tabpanel" id="ask-panel" aria-labelledby="ask-tab" hidden={view !== 'ask'}>
+          <AskView configured={configured} activeRunId={runId} sources={sources} openSettings={openSettings} saveLlm={saveLlm} />
+        </div>
+        {view === 'history' && (
+          <div role="tabpanel" id="history-panel" aria-labelledby="history-tab">
+            <HistoryList
+              onOpen={(id) => {
+                setRunId(id);
+                setView('ask');
               }}
+              onDelete={(id) => void request('threads/delete', { id })}
+              onClearAll={() => void request('data/delete-all', {})}
             />
-          )}
-          <AskBox onAsk={(text) => void act(() => request('run/start', { mode: 'ask', input: { text } }))} />
-        </main>
-      )}
+          </div>
+        )}
+      </main>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 /** The library as the extension builds it: real tabs, the offscreen/DOM page reader, the IndexedDB
  * page cache, providers from the settings. One call per run in the worker. */
+import type { SourceScope } from '../pipeline/types';
 import type { Settings } from '../settings/schema';
 import { createLibrary, type EmbedFn, type RatifyLibrary } from '../retrieval/library';
 import { db } from '../store/db';
@@ -12,10 +13,24 @@ export interface BrowserLibraryOptions {
   origin?: { tabId?: number; url?: string };
   /** Dense ranking, e.g. (texts, signal) => llm.embed(texts, signal) when an embeddings model is set. */
   embed?: EmbedFn;
+  /** The sources chosen in the panel for this question (default: the settings). */
+  scope?: SourceScope;
+}
+
+/** The panel's choice as the library takes it: which tabs, and web search or none. */
+export function scopeOptions(scope: SourceScope | undefined): { tabChoice?: { tabIds?: number[]; windowId?: number }; webOff: boolean } {
+  if (!scope) return { webOff: false };
+  const webOff = !scope.web;
+  if (scope.tabs === 'page' || scope.tabs === 'chosen') return { tabChoice: { tabIds: scope.tabIds ?? [] }, webOff };
+  if (scope.tabs === 'window' && scope.windowId !== undefined) return { tabChoice: { windowId: scope.windowId }, webOff };
+  return { tabChoice: scope.tabs === 'all' ? {} : undefined, webOff };
 }
 
 export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOptions = {}): RatifyLibrary {
+  const { tabChoice, webOff } = scopeOptions(opts.scope);
   return createLibrary({
+    tabChoice,
+    ...(webOff ? { providers: [] } : {}),
     search: settings.search,
     privacy: settings.privacy,
     pipeline: settings.pipeline,

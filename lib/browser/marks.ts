@@ -32,3 +32,13 @@ export async function clearMarks(tabId: number): Promise<void> {
     args: [PAGE_MARKS_GLOBAL],
   });
 }
+
+/** How many marks the tab shows now; 0 when it never had any or navigated since. */
+export async function countMarks(tabId: number): Promise<number> {
+  const [res] = await browser.scripting.executeScript({
+    target: { tabId },
+    func: (key: string) => (globalThis as unknown as Record<string, PageMarksApi | undefined>)[key]?.count() ?? 0,
+    args: [PAGE_MARKS_GLOBAL],
+  });
+  return typeof res?.result === 'number' ? res.result : 0;
+}

@@ -28,7 +28,9 @@ export async function openSource({ url, tabId, quote }: { url: string; tabId?: n
   if (tabId !== undefined) {
     try {
       const tab = await browser.tabs.get(tabId);
-      if (tab.url && tab.url.split('#')[0] === url.split('#')[0]) {
+      // The page a question was asked on is cited by its address without the query string.
+      const same = tab.url && (tab.url.split('#')[0] === url.split('#')[0] || tab.url.split(/[?#]/)[0] === url.split('#')[0]);
+      if (same) {
         await browser.tabs.update(tabId, { active: true });
         if (tab.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true });
         if (quote) {

@@ -1,5 +1,13 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { PageContext } from '../pipeline/types';
+import { skipReason, withTimeout, type TabInfo, type TabRules } from '../retrieval/tabs';
+import { createBrowserTabsAdapter } from './tabs-adapter';
+
+/** How much of the page goes with a question: the start the gate reads, and the text that serves
+ * as the primary source when the question is about the page. */
+export const PAGE_START_CHARS = 2000;
+export const PAGE_TEXT_CHARS = 60_000;
+const SELECTION_CHARS = 4000;
 
 export interface CapturedSelection {
   text: string;
@@ -36,4 +44,60 @@ export async function captureSelection(tab: Browser.tabs.Tab, fallbackText = '')
   } catch {
     return { text: fallbackText, page };
   }
+}
+
+/** The document's address without query string or fragment (tokens, session ids and search terms
+ * in a query are not the model's business). */
+export function pageAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    u.search = '';
+    u.hash = '';
+    return u.href;
+  } catch {
+    return url.split(/[?#]/)[0] ?? '';
+  }
+}
+
+/** Runs in the page: the user's current selection, as they see it. */
+function readSelectionOnly(max: number): string {
+  return (window.getSelection()?.toString() ?? '').slice(0, max);
+}
+
+/** The page the user is on, as a question from the panel carries it: title, address (no query),
+ * selection and readable text (Readability in the tab, hidden text and form fields left out).
+ * Undefined when the privacy rules say the tab may not be read (browser page, excluded site,
+ * incognito): then not even its title or address goes to the model. */
+export async function capturePage(tabId: number, rules: TabRules, timeoutMs = 5000): Promise<PageContext | undefined> {
+  let tab: Browser.tabs.Tab;
+  try {
+    tab = await browser.tabs.get(tabId);
+  } catch {
+    return undefined; // the tab closed between the question and now: asked without a page
+  }
+  const info: TabInfo = { id: tabId, windowId: tab.windowId, url: tab.url ?? '', title: tab.title ?? '', incognito: tab.incognito, discarded: tab.discarded };
+  if (skipReason(info, rules)) return undefined;
+  const adapter = createBrowserTabsAdapter();
+  const [read, selection] = await Promise.all([
+    withTimeout(timeoutMs, undefined, (signal) => adapter.read(info, { signal })).catch((err: unknown) => {
+      // A page that cannot be read (still loading, PDF viewer) is asked about by title and address.
+      console.warn('reading the current page failed', err);
+      return undefined;
+    }),
+    browser.scripting
+      .executeScript({ target: { tabId }, func: readSelectionOnly, args: [SELECTION_CHARS] })
+      .then(([r]) => (typeof r?.result === 'string' ? r.result.trim() : ''))
+      // Same: no selection is then part of the question.
+      .catch(() => ''),
+  ]);
+  const page = read?.kind === 'page' ? read.page : undefined;
+  const text = page?.text.trim() ?? '';
+  return {
+    url: pageAddress(info.url),
+    title: info.title || page?.title || '',
+    tabId,
+    ...(text ? { surrounding: text.slice(0, PAGE_START_CHARS), text: text.slice(0, PAGE_TEXT_CHARS) } : {}),
+    ...(selection ? { selection } : {}),
+    ...(page?.lang ? { lang: page.lang } : {}),
+  };
 }

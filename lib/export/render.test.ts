@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
 import type { Run } from '../pipeline/types';
-import { stripMarkdown, toMarkdown, toPlainText } from './render';
+import { stripMarkdown, threadToMarkdown, threadToPlainText, toMarkdown, toPlainText } from './render';
 
 const run: Run = {
   ...newRun('r1', 'ask', { text: 'When did Marie Curie move to Paris?' }),
@@ -55,5 +55,15 @@ describe('export', () => {
     expect(md).toContain('**Checked:** Curie moved to Paris in 1895.');
     expect(md).toContain('Curie moved to Paris in 1891 [1].');
     expect(md).toContain('- Corrected: Marie Curie moved to Paris in 1895. → Marie Curie moved to Paris in 1891. [1]');
+  });
+});
+
+describe('thread export', () => {
+  it('copies every finished question of a thread with its answer and sources, in order', () => {
+    const a = { ...newRun('a', 'ask', { text: 'Who was Marie Curie?' }, 1), status: 'done' as const, answer: 'A physicist.', answerFinal: true };
+    const b = { ...newRun('b', 'ask', { text: 'Where was she born?' }, 2), status: 'done' as const, answer: 'In Warsaw [1].', answerFinal: true, sources: [{ n: 1, passageId: 'p', url: 'https://example.org/w', title: 'Warsaw', site: 'example.org', origin: 'web' as const, quote: 'born in Warsaw' }] };
+    const unfinished = { ...newRun('c', 'ask', { text: 'And then?' }, 3), status: 'error' as const, answer: 'Half', answerFinal: false };
+    expect(threadToMarkdown([a, b, unfinished])).toBe('**Q:** Who was Marie Curie?\n\nA physicist.\n\n---\n\n**Q:** Where was she born?\n\nIn Warsaw [1].\n\n**Sources**\n\n1. [Warsaw](https://example.org/w) — “born in Warsaw”\n');
+    expect(threadToPlainText([a, b])).toContain('Q: Where was she born?\n\nIn Warsaw [1].\n\nSources:\n[1] Warsaw — https://example.org/w');
   });
 });

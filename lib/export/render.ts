@@ -59,3 +59,15 @@ export function stripMarkdown(md: string): string {
     .replace(/^>\s?/gm, '')
     .replace(/^\s*[-*+]\s+/gm, '• ');
 }
+
+/** A whole thread: each finished question with its answer and sources, in order. */
+export function threadToMarkdown(runs: Run[]): string {
+  return runs.filter((r) => r.answerFinal && body(r).trim()).map(toMarkdown).join('\n---\n\n');
+}
+
+export function threadToPlainText(runs: Run[]): string {
+  return runs
+    .filter((r) => r.answerFinal && body(r).trim())
+    .map((r) => `${r.mode === 'verify' ? 'Checked' : 'Q'}: ${oneLine(r.input.text)}\n\n${toPlainText(r)}`)
+    .join('\n');
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, pickLanguage, translate } from './messages';
+import { marksLabels } from '../page-marks/labels';
+import { VERDICTS } from '../verdicts';
 
 describe('UI language', () => {
   it('follows the browser unless the setting names a language', () => {
@@ -17,6 +19,21 @@ describe('UI language', () => {
     const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
     for (const [key, text] of Object.entries(MESSAGES.en)) {
       expect(placeholders(MESSAGES['zh-CN'][key as keyof typeof MESSAGES.en]), key).toEqual(placeholders(text));
+    }
+  });
+});
+
+describe('one vocabulary', () => {
+  it('every language has every string, none left empty by mistake', () => {
+    for (const [lang, msgs] of Object.entries(MESSAGES)) {
+      expect(Object.keys(msgs).sort(), lang).toEqual(Object.keys(MESSAGES.en).sort());
+      for (const [k, v] of Object.entries(msgs)) if (k !== 'errCancelledHint') expect(v.trim(), `${lang}.${k}`).not.toBe('');
+    }
+  });
+
+  it('verdicts have one name per language, in the panel and in the page marks', () => {
+    for (const lang of ['en', 'zh-CN'] as const) {
+      for (const v of VERDICTS) expect(marksLabels(lang).verdict[v]).toBe(translate(lang, `verdict_${v}`));
     }
   });
 });

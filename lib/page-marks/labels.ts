@@ -1,5 +1,7 @@
 /** Tooltip and aria strings for page marks. Kept here rather than in lib/i18n because the page
- * script bundles them and should stay small; the same two languages as the UI. */
+ * script bundles them and should stay small; the same two languages as the UI, and the verdict
+ * names are the UI's own (lib/i18n/verdict-labels.ts). */
+import { VERDICT_LABELS } from '../i18n/verdict-labels';
 import type { MarkVerdict, MarksLanguage } from './types';
 
 export interface MarkLabels {
@@ -17,7 +19,7 @@ export interface MarkLabels {
 
 const LABELS: Record<MarksLanguage, MarkLabels> = {
   en: {
-    verdict: { supported: 'Supported', corrected: 'Corrected', refuted: 'Refuted', unverifiable: 'Unverifiable' },
+    verdict: VERDICT_LABELS.en,
     shouldRead: 'Should read:',
     sources: 'Sources',
     noSources: 'No source found.',
@@ -28,7 +30,7 @@ const LABELS: Record<MarksLanguage, MarkLabels> = {
     hint: 'Press Enter for details.',
   },
   'zh-CN': {
-    verdict: { supported: '有来源支持', corrected: '已更正', refuted: '与来源不符', unverifiable: '无法核实' },
+    verdict: VERDICT_LABELS['zh-CN'],
     shouldRead: '应为：',
     sources: '来源',
     noSources: '未找到来源。',

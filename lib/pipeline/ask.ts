@@ -15,10 +15,19 @@ import { isBadOutput, newChain, runChain, type Chain, type FinalOutput, type Ste
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { gateQuestion, shouldRetrieve } from './gate';
+import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, draftStage, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
 import type { GateDecision, PageContext, PartAnswer } from './types';
+
+/** A question about the page the user is on: retrieval returns the page's passages first, and the
+ * trace lists the page as read. */
+function onThePage(ctx: Ctx, page: PageContext): Ctx {
+  const primary = primaryPageLibrary(ctx.library, page, ctx.settings.passageChars);
+  if (!ctx.run().library.some((s) => s.reason === primary.status.reason)) ctx.emit({ type: 'library', sources: [primary.status] });
+  return { ...ctx, library: primary.library };
+}
 
 export async function ask(ctx: Ctx): Promise<void> {
   const { input, answerFinal } = ctx.run();
@@ -34,6 +43,7 @@ export async function ask(ctx: Ctx): Promise<void> {
     });
     ctx.emit({ type: 'gate', decision: gate });
   }
+  if (gate.aboutPage && input.page?.text) ctx = onThePage(ctx, input.page);
   if (gate.label === 'ambiguous' && gate.parts?.length) return answerParts(ctx, gate, input.page);
   const question = gate.rewritten ?? input.text.trim();
   if (!gate.retrieve) {

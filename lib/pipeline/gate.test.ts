@@ -3,7 +3,7 @@ import { decide, shouldRetrieve } from './gate';
 import type { GateOut } from './stages';
 import { curieLibrary, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 
-const out = (o: Partial<GateOut>): GateOut => ({ label: 'clear', question: 'Q?', subQuestions: [], confidence: 0.5, ...o });
+const out = (o: Partial<GateOut>): GateOut => ({ label: 'clear', question: 'Q?', aboutPage: false, subQuestions: [], confidence: 0.5, ...o });
 const input = { text: 'Q?' };
 
 describe('shouldRetrieve (β < β′)', () => {
@@ -125,5 +125,52 @@ describe('the gate in a run', () => {
     // The direct answer ran while part 0 was drafting: it arrived before the revise call.
     const reqs = world.server.chatRequests().map((q) => q.stage);
     expect(reqs.indexOf('answer')).toBeLessThan(reqs.indexOf('revise'));
+  });
+});
+
+describe('the page and the thread', () => {
+  const page = { url: 'https://example.org/articles/curie', title: 'Marie Curie', surrounding: 'Marie Curie was a physicist.', text: 'Marie Curie was a physicist. She was born in Warsaw in 1867. She moved to Paris in 1891.', tabId: 7 };
+
+  it('a question about the page is read from it whatever β says, and only when there is page text', () => {
+    expect(decide(out({ aboutPage: true, confidence: 0.95 }), { text: 'Summarize this page', page }, { betaThreshold: 0.5 })).toMatchObject({ aboutPage: true, retrieve: true });
+    const noText = decide(out({ aboutPage: true, confidence: 0.95 }), { text: 'Summarize this page', page: { ...page, text: undefined } }, { betaThreshold: 0.5 });
+    expect(noText.aboutPage).toBeUndefined();
+    expect(noText.retrieve).toBe(false);
+  });
+
+  it('a question the user already confirmed is not rewritten again', () => {
+    const d = decide(out({ label: 'incomplete', question: 'Something else?' }), { text: 'How tall is the Eiffel Tower?', asked: 'how tall is it?' }, { betaThreshold: 0.5 });
+    expect(d.label).toBe('clear');
+    expect(d.rewritten).toBeUndefined();
+  });
+
+  it('sends the conversation, the page (title, address, selection, text) and asks whether the question is about the page', async () => {
+    world = await startWorld({
+      gate: { label: 'incomplete', question: (_q, prompt) => (prompt.includes('Q1: Who was Marie Curie?') ? 'Where was Marie Curie born?' : 'Where was he born?'), confidence: 0.2 },
+      steps: ['Marie Curie was born in Warsaw.'],
+      facts: [{ phrase: 'born 7 November 1867 in Warsaw' }],
+    });
+    const r = await runOnce(
+      world,
+      { text: 'Where was she born?', page: { ...page, selection: 'She moved to Paris' }, thread: { id: 't1', turns: [{ question: 'Who was Marie Curie?', answer: 'A physicist and chemist.' }] } },
+      curieLibrary(),
+    );
+    expect(r.run.gate).toMatchObject({ label: 'incomplete', rewritten: 'Where was Marie Curie born?' });
+    const gateReq = world.server.chatRequests()[0]?.body as { messages: { content: string }[] };
+    const [system, user] = gateReq.messages.map((m) => m.content);
+    expect(system).toContain('"aboutPage"');
+    expect(user).toContain('<<<DATA kind="conversation">>>\nQ1: Who was Marie Curie?\nA1: A physicist and chemist.');
+    expect(user).toContain('<<<DATA kind="page" title="Marie Curie" url="https://example.org/articles/curie">>>\nMarie Curie was a physicist.');
+    expect(user).toContain('<<<DATA kind="selection">>>\nShe moved to Paris');
+  });
+
+  it('a question about the page cites the page first and the trace lists it as read', async () => {
+    world = await startWorld({ gate: { aboutPage: true, confidence: 0.9 }, steps: ['Marie Curie moved to Paris in 1891.'], facts: [{ phrase: 'moved to Paris in 1891' }] });
+    const r = await runOnce(world, { text: 'Summarize this page', page }, curieLibrary());
+    expect(r.stages).toEqual(['gate', 'draft', 'revise']);
+    expect(r.run.gate?.aboutPage).toBe(true);
+    expect(r.run.library).toContainEqual(expect.objectContaining({ url: page.url, status: 'read', reason: 'the page you are on', tabId: 7 }));
+    expect(r.run.steps[0]?.queries[0]?.passages[0]).toMatchObject({ url: page.url, origin: 'tab', tabId: 7 });
+    expect(r.run.sources[0]).toMatchObject({ n: 1, url: page.url, tabId: 7 });
   });
 });

@@ -26,9 +26,14 @@ const MAX_SUB = 4;
  * (an "incomplete" label without a rewrite, an "ambiguous" one with a single part). */
 export function decide(out: GateOut, input: RunInput, settings: Pick<PipelineSettings, 'betaThreshold'>): GateDecision {
   const t = settings.betaThreshold;
-  const force = input.forceRetrieval ?? false;
+  // A question about the page is answered from the page, so it is read whatever β says; only
+  // when there is page text to read.
+  const aboutPage = out.aboutPage && !!input.page?.text?.trim();
+  const force = (input.forceRetrieval ?? false) || aboutPage;
+  const page = aboutPage ? { aboutPage: true } : {};
   const original = input.text.trim();
-  let label = out.label;
+  // The user already said how the question is to be understood: it is not rewritten again.
+  let label = input.asked !== undefined && out.label === 'incomplete' ? 'clear' : out.label;
   const subs = out.subQuestions.slice(0, MAX_SUB);
   let single: string | undefined;
   if (label === 'ambiguous' && subs.length < 2) {
@@ -44,15 +49,15 @@ export function decide(out: GateOut, input: RunInput, settings: Pick<PipelineSet
       ...(i > 0 && s.dependsOnPrevious ? { dependsOnPrevious: true } : {}),
     }));
     const beta = Math.min(...parts.map((p) => p.beta));
-    return { label, subQuestions: parts.map((p) => p.question), beta, betaThreshold: t, retrieve: parts.some((p) => p.retrieve), parts };
+    return { label, subQuestions: parts.map((p) => p.question), beta, betaThreshold: t, retrieve: parts.some((p) => p.retrieve), parts, ...page };
   }
   const beta = out.confidence;
   if (label === 'incomplete') {
     const rewritten = single || out.question || subs[0]?.question || '';
-    if (rewritten && rewritten !== original) return { label, rewritten, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force) };
+    if (rewritten && rewritten !== original) return { label, rewritten, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force), ...page };
     label = 'clear';
   }
-  return { label, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force) };
+  return { label, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force), ...page };
 }
 
 export interface GateCallOptions {
@@ -66,7 +71,7 @@ export interface GateCallOptions {
 export async function gateQuestion(llm: LlmClient, input: RunInput, settings: PipelineSettings, o: GateCallOptions = {}): Promise<GateDecision> {
   const out = await llm.json({
     ...stage('gate', gateStage),
-    messages: gateMessages(input.text, input.page),
+    messages: gateMessages(input.text, input.page, input.thread?.turns, input.asked !== undefined),
     temperature: 0,
     maxTokens: 400,
     signal: o.signal,

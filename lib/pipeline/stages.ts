@@ -60,6 +60,8 @@ const citations = z.preprocess(
 export const gateStage = z.object({
   label,
   question: text,
+  /** The question is about the page the user is on (its own content must be read). */
+  aboutPage: flag(false),
   subQuestions: z.preprocess(
     (v) => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? { question: s } : s)).filter((s) => s && typeof s === 'object' && hasText((s as Record<string, unknown>).question)) : []),
     z.array(z.object({ question: text, confidence, dependsOnPrevious: flag(false) })),

@@ -12,11 +12,42 @@ export type RunMode = 'ask' | 'verify';
 export type RunStatus = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
 
 export interface PageContext {
+  /** Ask mode: without query string or fragment (only the document's address reaches the model). */
   url: string;
   title: string;
-  /** Text around the selection (verify) or an excerpt of the page (ask). */
+  /** Text around the selection (verify) or the start of the page's readable text (ask). */
   surrounding?: string;
   tabId?: number;
+  /** Ask mode: what the user has selected in the tab, if anything. */
+  selection?: string;
+  /** Ask mode: the page's readable text (capped), the primary source when the gate finds the
+   * question is about the page itself. */
+  text?: string;
+  lang?: string;
+}
+
+/** One earlier question of the thread and what it was answered (plain text, markers removed). */
+export interface ThreadTurn {
+  question: string;
+  answer: string;
+}
+
+/** The conversation a question belongs to. `turns` are filled in by the worker from the store. */
+export interface ThreadRef {
+  id: string;
+  turns?: ThreadTurn[];
+}
+
+/** Which open tabs a question may read: the page the user is on, the tabs of one window, all
+ * windows, or tabs the user picked; and whether the web is searched. */
+export type TabScope = 'page' | 'window' | 'all' | 'chosen';
+export interface SourceScope {
+  tabs: TabScope;
+  /** 'window': the panel's window. */
+  windowId?: number;
+  /** 'page' and 'chosen': the tabs to read. */
+  tabIds?: number[];
+  web: boolean;
 }
 
 export interface RunInput {
@@ -25,6 +56,12 @@ export interface RunInput {
   page?: PageContext;
   /** "Check with sources anyway": skip the confidence gate and always retrieve. */
   forceRetrieval?: boolean;
+  thread?: ThreadRef;
+  /** Ask mode: the sources chosen in the panel (default: the settings' tab scope and the web). */
+  scope?: SourceScope;
+  /** The user edited the gate's "Understood as" rewrite: `text` is the question as they want it
+   * understood (not rewritten again), `asked` what they had typed. */
+  asked?: string;
 }
 
 export type ClarityLabel = 'clear' | 'incomplete' | 'ambiguous';
@@ -52,6 +89,8 @@ export interface GateDecision {
   /** The model's assessment could not be read: the question was taken as asked and checked
    * against sources. */
   unreadable?: boolean;
+  /** The question is about the page the user is on: its text is read first (primary source). */
+  aboutPage?: boolean;
 }
 
 

@@ -142,4 +142,16 @@ describe('the library', () => {
     expect((await createLibrary(opts).prepare())[0].status).toBe('cached');
     expect(adapter.reads).toEqual([1]);
   });
+
+  it('reads only the tabs the user chose, or one window’s, and no web when web is off', async () => {
+    const fuji = tabPage(2, 'https://notes.example/fuji', 'Fuji notes', 'Mount Fuji is 3,776 metres tall and last erupted in 1707.', { windowId: 9 });
+    const curie = { ...curieTab, windowId: 8 };
+    const chosen = lib([curie, fuji], { tabChoice: { tabIds: [2] }, providers: [] });
+    const r = await chosen.retrieve({ query: 'Marie Curie Mount Fuji', k: 4 });
+    expect(r.sources.map((s) => [s.tabId, s.status])).toEqual([[2, 'read']]);
+    expect(r.passages.map((p) => p.url)).toEqual(['https://notes.example/fuji']);
+    const window8 = await lib([curie, fuji], { tabChoice: { windowId: 8 }, providers: [] }).retrieve({ query: 'Marie Curie Mount Fuji', k: 4 });
+    expect(window8.sources.map((s) => s.tabId)).toEqual([1]);
+    expect(fs.requests.length).toBe(0);
+  });
 });

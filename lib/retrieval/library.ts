@@ -22,6 +22,9 @@ export interface LibraryOptions {
   pipeline: Pick<PipelineSettings, 'passageChars' | 'passagesPerStep'>;
   /** Open tabs; without it the library is web search only. */
   tabs?: TabsAdapter;
+  /** The tabs the user chose for this question: given tabs, or one window's; default: the
+   * privacy setting's scope (this window or all windows). */
+  tabChoice?: { tabIds?: number[]; windowId?: number };
   /** Default: the providers enabled in `search`. Pass [] for tabs only. */
   providers?: SearchProvider[];
   /** Turns fetched result pages into text (offscreen document, DOMParser or linkedom). Without
@@ -111,8 +114,13 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     const adapter = opts.tabs;
     if (!adapter) return [];
     let tabs: TabInfo[];
+    const choice = opts.tabChoice;
     try {
-      tabs = await adapter.list(opts.privacy.tabScope);
+      tabs = await adapter.list(choice ? 'all' : opts.privacy.tabScope);
+      if (choice?.tabIds) {
+        const ids = new Set(choice.tabIds);
+        tabs = tabs.filter((t) => ids.has(t.id));
+      } else if (choice?.windowId !== undefined) tabs = tabs.filter((t) => t.windowId === choice.windowId);
     } catch (e) {
       return [{ url: '', title: 'Open tabs', origin: 'tab', status: 'failed', reason: `could not list tabs: ${errorText(e)}` }];
     }

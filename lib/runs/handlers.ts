@@ -2,7 +2,7 @@ import { testConnection } from '../llm/test-connection';
 import { listModels } from '../llm/client';
 import { LlmError, classifyLlmError } from '../llm/errors';
 import type { Reply, Request, RequestMap } from '../messages';
-import type { Run } from '../pipeline/types';
+import type { PageContext, Run, ThreadTurn } from '../pipeline/types';
 import type { RunManager } from './run-manager';
 
 export interface HandlerDeps {
@@ -14,6 +14,12 @@ export interface HandlerDeps {
   deleteRun(id: string): Promise<void>;
   deleteAllData(): Promise<void>;
   clearMarks(tabId: number): Promise<void>;
+  countMarks(tabId: number): Promise<number>;
+  /** The page the user is on, as the model may see it (undefined: it may not be read). */
+  capturePage(tabId: number): Promise<PageContext | undefined>;
+  /** The finished turns of a thread, oldest first, for resolving a follow-up. */
+  threadTurns(threadId: string): Promise<ThreadTurn[]>;
+  threadRunIds(threadId: string): Promise<string[]>;
 }
 
 type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promise<RequestMap[K]['res']> };
@@ -26,8 +32,16 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
     return run;
   };
   const handlers: Handlers = {
-    'run/start': async ({ mode, input }) => {
-      const run = await deps.manager.start(mode, input);
+    'run/start': async ({ mode, input, pageTabId }) => {
+      const [page, turns] = await Promise.all([
+        mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId) : Promise.resolve(input.page),
+        input.thread ? deps.threadTurns(input.thread.id) : Promise.resolve(undefined),
+      ]);
+      const run = await deps.manager.start(mode, {
+        ...input,
+        page,
+        ...(input.thread ? { thread: { id: input.thread.id, ...(turns?.length ? { turns } : {}) } } : {}),
+      });
       await deps.setActiveRun(run.id);
       return run;
     },
@@ -47,6 +61,14 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
     'source/open': (req) => deps.openSource(req),
     'marks/clear': async ({ tabId }) => {
       await deps.clearMarks(tabId);
+      return true;
+    },
+    'marks/count': ({ tabId }) => deps.countMarks(tabId),
+    'threads/delete': async ({ id }) => {
+      for (const runId of await deps.threadRunIds(id)) {
+        deps.manager.cancel(runId);
+        await deps.deleteRun(runId);
+      }
       return true;
     },
     'runs/delete': async ({ id }) => {

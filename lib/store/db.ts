@@ -3,6 +3,8 @@ import type { Run, RunMode, RunStatus } from '../pipeline/types';
 
 export interface RunSummary {
   id: string;
+  /** The conversation the run belongs to (a run asked on its own is its own thread: its id). */
+  threadId: string;
   createdAt: number;
   mode: RunMode;
   status: RunStatus;
@@ -40,6 +42,18 @@ export class RatifyDb extends Dexie {
       runIndex: 'id, createdAt',
       pages: 'url, storedAt',
     });
+    // v2: threads. Each run's summary names its thread; runs stored before threads existed are
+    // threads of one (thread id = run id), which is also what threadOf() says for them.
+    this.version(2)
+      .stores({ runIndex: 'id, createdAt, threadId' })
+      .upgrade((tx) =>
+        tx
+          .table<RunSummary, string>('runIndex')
+          .toCollection()
+          .modify((row) => {
+            row.threadId ??= row.id;
+          }),
+      );
   }
 }
 

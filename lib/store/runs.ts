@@ -1,4 +1,5 @@
 import type { Run } from '../pipeline/types';
+import { threadOf } from './threads';
 import { db, type RatifyDb, type RunSummary } from './db';
 
 export type { RunSummary };
@@ -49,6 +50,7 @@ export function summarize(r: Run): RunSummary {
   const text = r.input.text.length > 300 ? r.input.text.slice(0, 300) + '…' : r.input.text;
   return {
     id: r.id,
+    threadId: threadOf(r),
     createdAt: r.createdAt,
     mode: r.mode,
     status: r.status,

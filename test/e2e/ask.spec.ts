@@ -21,7 +21,7 @@ test('a question streams its answer into the panel and is kept in the history', 
   await expect(shown).toContainText('tallest structure in the world for four decades.');
   // Streaming: the first glimpse was shorter than the finished answer.
   expect(partial).toBeLessThan((await shown.innerText()).length);
-  await expect(panel.getByTestId('gate-line')).toContainText('Clear · confidence 0.90 ≥ 0.50 → answering directly');
+  await expect(panel.getByTestId('gate-line')).toContainText('Answered from the model’s own knowledge: it was 90% sure');
   // The question went to the configured model with the configured key, in two calls.
   const calls = harness.llm.chatRequests();
   expect(calls.map((c) => c.stage)).toEqual(['gate', 'answer']);

@@ -17,19 +17,22 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-test('with nothing configured the panel leads to the settings', async ({ context, openPanel }) => {
+test('with nothing configured the panel offers three ways in and keeps the question asked meanwhile', async ({ context, openPanel }) => {
   const panel = await openPanel();
   const onboarding = panel.getByTestId('onboarding');
   await expect(onboarding).toContainText('Welcome to Ratify');
+  for (const way of ['The browser’s built-in model', 'Ollama on this computer', 'An API key']) await expect(onboarding.getByText(way, { exact: true })).toBeVisible();
   const optionsOpened = context.waitForEvent('page');
-  await onboarding.getByRole('button', { name: 'Choose a model in Settings' }).click();
+  await onboarding.getByRole('button', { name: 'All settings' }).click();
   const options = await optionsOpened;
   await expect(options).toHaveURL(/options\.html/);
-  await expect(options.getByLabel('Base URL', { exact: true })).toBeVisible();
+  // The preset's address is filled in, not shown as a grey example.
+  await expect(options.getByLabel('Base URL', { exact: true })).toHaveValue('https://api.openai.com/v1');
 
-  // Asking anyway keeps the question and says what is missing.
+  // Asking anyway keeps the question and says it waits for a model.
+  await panel.bringToFront();
   await ask(panel, 'Who wrote Middlemarch?');
-  await expect(panel.getByRole('alert')).toContainText('No model configured');
+  await expect(panel.getByTestId('pending')).toContainText('Your question is waiting for a model');
   await expect(panel.getByTestId('run-input')).toHaveText('Who wrote Middlemarch?');
 });
 

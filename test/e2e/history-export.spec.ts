@@ -14,6 +14,7 @@ test('history: reopen a run without re-running it, search, delete one, clear all
   await configureForHarness();
   const panel = await openPanel();
   await ask(panel, 'Who painted the Mona Lisa?');
+  await panel.getByRole('button', { name: 'New thread' }).click();
   await ask(panel, 'How tall is Mount Fuji?');
   const callsBefore = harness.llm.chatRequests().length;
 

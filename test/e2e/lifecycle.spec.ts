@@ -51,7 +51,7 @@ test('closing the panel mid-run loses nothing: the run finishes and reopening sh
   await configureForHarness();
   const panel = await openPanel();
   await ask(panel, 'Tell me about Marie Curie’s life.');
-  await expect(panel.getByRole('status').filter({ hasText: /Step|Working/ })).toBeVisible();
+  await expect(panel.getByRole('status').filter({ hasText: /step|Thinking|Reading/ })).toBeVisible();
   await panel.close();
 
   await expect.poll(() => harness.llm.chatRequests().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(6); // gate, draft, 4 revisions

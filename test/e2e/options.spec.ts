@@ -8,7 +8,8 @@ test('options: save an endpoint and test the connection', async ({ context, exte
   await page.getByLabel('API key', { exact: true }).fill(harness.apiKey);
   await page.getByLabel('Model', { exact: true }).fill('fake-llm');
   await page.getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByTestId('test-ok')).toContainText('Connected: fake-llm answered');
+  // A successful test of a complete form saves it.
+  await expect(page.getByTestId('test-ok')).toContainText('Connected and saved: fake-llm answered');
   await page.setViewportSize({ width: 760, height: 900 });
   await page.screenshot({ path: 'docs/screenshots/options.png' });
   await page.getByRole('button', { name: 'Save' }).click();

@@ -40,8 +40,10 @@ test('a question is answered from open tabs and web search, with a trace of what
   await box.press('Enter');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
 
-  await expect(panel.getByTestId('gate-line')).toContainText('confidence 0.20 < 0.50 → checking sources');
+  await expect(panel.getByTestId('gate-line')).toContainText('Checked against sources: on its own the model was only 20% sure.');
   // The library trace: which tabs were read and which were skipped, and why.
+  // The trace is folded once the answer is done: open it.
+  await panel.getByTestId('trace').locator(':scope > summary').click();
   const library = panel.getByTestId('library');
   await library.locator('summary').click();
   await expect(library.locator('[data-library-status=read]', { hasText: 'Marie Curie' }).filter({ hasText: 'open tab' })).toBeVisible();

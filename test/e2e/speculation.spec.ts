@@ -28,6 +28,8 @@ test('later steps are checked in parallel; a step that changed discards the chec
   const panel = await openPanel();
   await ask(panel, 'Tell me about Marie Curie’s life.');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
+  // The trace is folded once the answer is done: open it.
+  await panel.getByTestId('trace').locator(':scope > summary').click();
   // Step 2 was checked in parallel with step 1 and kept its (exact) result.
   await expect(panel.locator('.step[data-step="1"]').getByTestId('speculative')).toBeVisible();
   // Step 3 had been started on the draft of step 2: discarded, and checked again from its revised

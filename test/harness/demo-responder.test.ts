@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import type { LlmRequest } from './fake-llm.ts';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLlmClient } from '../../lib/llm/client.ts';
+import { executeRun } from '../../lib/pipeline/run.ts';
+import { newRun } from '../../lib/pipeline/run-state.ts';
+import type { RunInput } from '../../lib/pipeline/types.ts';
+import { createMemoryLibrary } from '../../lib/pipeline/testing/memory-library.ts';
+import { startFakeLlm, type FakeLlm, type LlmRequest } from './fake-llm.ts';
+import { llmSettings, pipelineSettings } from './pipeline-world.ts';
 import { fixtureDocs } from './fixture-corpus.ts';
 import { demoResponder } from './demo-responder.ts';
 
@@ -40,5 +47,47 @@ describe('the demo model behind npm start', () => {
     const r = (await respond(req(undefined, 'How tall is the Eiffel Tower?'))) as { content: string };
     expect(r.content).toMatch(/^\(Answer from Ratify's demo model/);
     expect(r.content).toContain('330 metres');
+  });
+});
+
+describe('the demo model answers what the demo page suggests, through the real pipeline', () => {
+  const docs = fixtureDocs();
+  const library = () => createMemoryLibrary(docs.map((d) => ({ url: `http://127.0.0.1${d.path}`, title: d.title, text: d.text, origin: 'tab' as const })), { passageChars: 400 });
+  const suggested = [...readFileSync(new URL('../fixtures/site/demo.html', import.meta.url), 'utf8').split('Questions to ask')[1]!.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1]!);
+  // What a reader checks in each answer; a new suggestion on the demo page needs an entry here.
+  const expected: Record<string, RegExp[]> = {
+    'Who shared the 1903 Nobel Prize in Physics with Marie Curie?': [/Pierre Curie/, /Henri Becquerel/],
+    'How tall is the Eiffel Tower, and who built it?': [/330 metres/, /Gustave Eiffel/],
+    '屠呦呦是从哪本古籍中得到提取青蒿素的启发的？': [/葛洪/, /《肘后备急方》/],
+  };
+  let server: FakeLlm;
+  beforeAll(async () => {
+    server = await startFakeLlm({ responder: demoResponder(docs) });
+  });
+  afterAll(() => server.close());
+  const ask = (input: RunInput) =>
+    executeRun({ run: newRun('demo', 'ask', input, 0), llm: createLlmClient(llmSettings(server.baseURL)), library: library(), settings: pipelineSettings(), emit: () => {} });
+
+  it('every suggested question, answered in full with a citation', async () => {
+    expect(suggested.length).toBe(3);
+    for (const q of suggested) {
+      expect(expected[q], `no expectation for the suggested question "${q}"`).toBeDefined();
+      const run = await ask({ text: q });
+      expect(run.status, q).toBe('done');
+      for (const fact of expected[q]!) expect(run.answer, q).toMatch(fact);
+      expect(run.sources.length, q).toBeGreaterThan(0);
+    }
+  });
+
+  it('summarizes the page the user is on from that page, and resolves a follow-up from the thread', async () => {
+    const curie = docs.find((d) => d.title === 'Marie Curie')!;
+    const text = curie.text.replace(/=+ .* =+/g, '').trim();
+    const page = { url: `http://127.0.0.1${curie.path}`, title: curie.title, tabId: 3, surrounding: text.slice(0, 2000), text };
+    const summary = await ask({ text: 'Summarize this page', page });
+    expect(summary.gate?.aboutPage).toBe(true);
+    expect(summary.sources[0]).toMatchObject({ url: page.url, tabId: 3 });
+    const followUp = await ask({ text: 'Where was she born?', thread: { id: 't', turns: [{ question: 'Who shared the 1903 Nobel Prize in Physics with Marie Curie?', answer: 'Pierre Curie and Henri Becquerel.' }] } });
+    expect(followUp.gate?.rewritten).toBe('Where was Marie Curie born?');
+    expect(followUp.answer).toMatch(/Warsaw/);
   });
 });

@@ -48,20 +48,76 @@ export function demoCorpus(docs: FixtureDoc[]): CorpusSentence[] {
   return docs.flatMap((d) => splitSentences(d.text).map((text) => ({ text, title: d.title, terms: terms(text) })));
 }
 
-/** The corpus sentences that share the most terms with `query`, best first. Claims need three
- * shared terms, so "He moved to Paris in 1920" alone matches nothing. */
-function best(corpus: CorpusSentence[], query: string, k: number, minHits = 2): { s: CorpusSentence; score: number }[] {
-  const q = terms(query);
+/** The corpus sentences that share the most terms with `query`, best first, terms weighted by how
+ * rare they are in the corpus (so "the" or a common character pair counts little). Claims need
+ * three shared terms, so "He moved to Paris in 1920" alone matches nothing. */
+export function best(corpus: CorpusSentence[], query: string, k: number, minHits = 2): { s: CorpusSentence; score: number }[] {
+  // Terms no sentence has cannot tell sentences apart (Chinese character pairs across word
+  // boundaries, "which" or "book"): they are left out of the measure.
+  const all = terms(query);
+  const q = new Set([...all].filter((t) => corpus.some((s) => s.terms.has(t))));
   if (!q.size) return [];
+  const idf = (t: string) => Math.log(1 + corpus.length / corpus.filter((s) => s.terms.has(t)).length);
+  const total = [...q].reduce((n, t) => n + idf(t), 0);
   return corpus
     .map((s) => {
       let hit = 0;
-      for (const t of q) if (s.terms.has(t)) hit++;
-      return { s, hit, score: hit / q.size };
+      let w = 0;
+      for (const t of q)
+        if (s.terms.has(t)) {
+          hit++;
+          w += idf(t);
+        }
+      return { s, hit, score: w / total };
     })
-    .filter((x) => x.score >= 0.3 && x.hit >= Math.min(minHits, q.size))
+    .filter((x) => x.score >= 0.25 && x.hit >= Math.min(minHits, all.size))
     .sort((a, b) => b.score - a.score)
     .slice(0, k);
+}
+
+/** "How tall is it, and who built it?" → its parts; each is searched with the whole question's
+ * words as context (a part alone, "who built it", says too little). */
+function parts(question: string): string[] {
+  const ps = question
+    .split(/,\s*(?:and|or)\s+|;\s*|\s+and\s+(?=(?:who|what|when|where|why|how|which)\b)|，|；|以及/i)
+    .map((x) => x.trim())
+    .filter((x) => x.length > 2);
+  return ps.length > 1 ? ps : [question];
+}
+
+function stepsFor(corpus: CorpusSentence[], question: string): string[] {
+  // The article the whole question is about; each part is answered from it when it can be.
+  const topic = best(corpus, question, 1)[0]?.s.title;
+  const within = corpus.filter((s) => s.title === topic);
+  const out: string[] = [];
+  // Inside the article its own name tells nothing: "Where was Marie Curie born?" is about "born".
+  const name = terms(topic ?? '');
+  const bare = (p: string) => [...terms(p)].filter((w) => !name.has(w)).join(' ') || p;
+  for (const part of parts(question)) {
+    const hit = [...best(within, bare(part), 3, 1), ...best(corpus, `${part} ${question}`, 3)].find((x) => !out.includes(x.s.text));
+    if (hit) out.push(hit.s.text);
+  }
+  // A one-part question gets a second thought when another sentence answers it nearly as well.
+  if (out.length === 1) {
+    const more = best(within, question, 3).find((x) => !out.includes(x.s.text) && x.score >= 0.3);
+    if (more) out.push(more.s.text);
+  }
+  return out;
+}
+
+const PAGE_QUESTION = /\b(this|the) (page|article|site)\b|\bsummari[sz]e\b|这(个|篇)?(页面?|网页|文章)|总结|概括/i;
+const PRONOUN = /\b(he|she|it|they|him|her|his|its|their)\b|[他她它]/i;
+
+/** What the conversation was about: the article its last question matched best. */
+function topicOf(corpus: CorpusSentence[], conversation: string): string | undefined {
+  const lastQ = [...conversation.matchAll(/^Q\d+: (.*)$/gm)].at(-1)?.[1];
+  return lastQ ? best(corpus, lastQ, 1)[0]?.s.title : undefined;
+}
+
+/** A follow-up with a pronoun, resolved from the conversation the way a model would. */
+function resolveFollowUp(question: string, topic: string | undefined): string | undefined {
+  if (!topic || !PRONOUN.test(question)) return undefined;
+  return question.replace(PRONOUN, (w) => (/^(his|its|their)$/i.test(w) ? `${topic}'s` : topic));
 }
 
 /** A short stretch of the sentence to cite, found verbatim in the evidence when retrieval brought it. */
@@ -116,16 +172,24 @@ export function demoResponder(docs: FixtureDoc[]): Responder {
       return { content: `(Answer from Ratify's demo model, which only knows the fixture articles.) ${body}` };
     }
     const question = /^Question: (.*)$/m.exec(req.lastUser)?.[1]?.trim() ?? '';
-    const selection = dataBlocks(req.lastUser).find((b) => b.attrs.kind === 'selection')?.text ?? '';
+    const blocks = dataBlocks(req.lastUser);
+    const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
+    const pageText = blocks.find((b) => b.attrs.kind === 'page')?.text ?? '';
+    const conversation = blocks.find((b) => b.attrs.kind === 'conversation')?.text ?? '';
     const claim = /^Claim: (.*)$/m.exec(req.lastUser)?.[1]?.trim();
-    const claims = selection ? splitSentences(selection).map((x) => judge(corpus, x)) : [];
+    // A selection only makes claims in verify mode (a question carries the page's selection too).
+    const claims = selection && stage === 'claims' ? splitSentences(selection).map((x) => judge(corpus, x)) : [];
     if (claim && !claims.some((c) => c.claim === claim)) claims.unshift(judge(corpus, claim));
-    const hits = best(corpus, question, 2);
+    const aboutPage = PAGE_QUESTION.test(question) && !!pageText.trim() && pageText !== '(no page text)';
+    const rewrite = resolveFollowUp(question, topicOf(corpus, conversation));
+    // About the page: its opening sentences are the thoughts to check (the page is the primary
+    // source); otherwise the corpus sentences that best answer each part of the question.
+    const steps = aboutPage ? splitSentences(pageText).slice(0, 3) : stepsFor(corpus, question);
     return pipelineResponder({
-      gate: { label: 'clear', confidence: 0.2 },
+      gate: { label: rewrite ? 'incomplete' : 'clear', question: rewrite, confidence: 0.2, aboutPage },
       answer: (q) => `(demo model) ${best(corpus, q, 1)[0]?.s.text ?? 'I do not know.'}`,
-      steps: hits.length ? hits.map((h) => h.s.text) : [`The demo corpus may not cover this: ${question}`],
-      facts: hits.map((h, step) => ({ step, phrase: phraseOf(h.s.text) })),
+      steps: steps.length ? steps : [`The demo corpus may not cover this: ${question}`],
+      facts: steps.map((text, step) => ({ step, phrase: phraseOf(text) })),
       claims: claims.length ? claims : undefined,
     })(req);
   };

@@ -53,8 +53,11 @@ export interface PipelineScenario {
   /** Ask-mode gate. Default { label: 'clear', confidence: 0.2 }. */
   gate?: {
     label?: 'clear' | 'incomplete' | 'ambiguous';
-    /** The rewrite (incomplete). */
-    question?: string;
+    /** The rewrite (incomplete), or a function of the question and the prompt (e.g. to resolve a
+     * follow-up from the conversation block, as a model would). */
+    question?: string | ((question: string, prompt: string) => string);
+    /** The question is about the page the user is on. */
+    aboutPage?: boolean;
     subQuestions?: (string | { question: string; confidence?: number; dependsOnPrevious?: boolean })[];
     confidence?: number;
   };
@@ -140,7 +143,7 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
     const blocks = dataBlocks(user);
     switch (stage) {
       case 'gate':
-        return { json: gate(sc, question) };
+        return { json: gate(sc, question, user) };
       case 'answer':
         return { json: { answer: typeof sc.answer === 'function' ? sc.answer(question) : (sc.answer ?? `Direct answer to: ${question}`) } };
       case 'draft': {
@@ -168,12 +171,14 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
   };
 }
 
-function gate(sc: PipelineScenario, question: string) {
+function gate(sc: PipelineScenario, question: string, prompt: string) {
   const g = sc.gate ?? {};
   const label = g.label ?? 'clear';
+  const rewrite = typeof g.question === 'function' ? g.question(question, prompt) : g.question;
   return {
     label,
-    question: g.question ?? (label === 'ambiguous' ? '' : question),
+    question: rewrite ?? (label === 'ambiguous' ? '' : question),
+    aboutPage: g.aboutPage ?? false,
     subQuestions: (g.subQuestions ?? []).map((s) => (typeof s === 'string' ? { question: s, confidence: 0.2, dependsOnPrevious: false } : { question: s.question, confidence: s.confidence ?? 0.2, dependsOnPrevious: s.dependsOnPrevious ?? false })),
     confidence: g.confidence ?? 0.2,
   };

@@ -1,0 +1,34 @@
+/** A conversation: its questions in order, each answered in place; the live one streams (the panel
+ * follows its answer unless the user scrolls away). */
+import { useCallback, useRef } from 'react';
+import type { Run } from '@/lib/pipeline/types';
+import { ExportButtons } from './ExportButtons';
+import { useT } from './i18n';
+import { RunView, type RunActions } from './RunView';
+import { useFollow } from './use-follow';
+
+export function ThreadView({ runs, live, actionsFor }: { runs: Run[]; live?: Run; actionsFor(run: Run): RunActions }) {
+  const t = useT();
+  // The live run as the worker streams it replaces its (up to a second old) stored copy.
+  const shown = runs.map((r) => (live && r.id === live.id ? live : r));
+  if (live && !runs.some((r) => r.id === live.id)) shown.push(live);
+  const last = shown[shown.length - 1];
+  const answerRef = useRef<HTMLElement>(null);
+  const inset = useCallback(() => document.querySelector('.composer')?.getBoundingClientRect().height ?? 0, []);
+  useFollow(answerRef, last?.status === 'running', `${last?.id}:${last?.answer?.length ?? 0}:${last?.steps.length ?? 0}`, inset);
+  if (!shown.length) return null;
+  const finished = shown.filter((r) => r.answerFinal);
+  return (
+    <div className="thread" data-testid="thread">
+      {finished.length > 1 && (
+        <div className="thread-head row spread">
+          <span className="muted small">{t('questionsInThread', { n: shown.length })}</span>
+          <ExportButtons thread={shown} compact />
+        </div>
+      )}
+      {shown.map((r) => (
+        <RunView key={r.id} run={r} actions={actionsFor(r)} answerRef={r === last ? answerRef : undefined} />
+      ))}
+    </div>
+  );
+}

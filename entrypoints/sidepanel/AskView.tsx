@@ -1,0 +1,155 @@
+/** The Ask view: the current thread, the welcome card while no model is set up (the question typed
+ * meanwhile waits and runs as soon as one is), and the question box with its sources. */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useRef, useState } from 'react';
+import { request, RequestFailed } from '@/lib/browser/messaging';
+import { pendingQuestionItem, type PendingQuestion } from '@/lib/browser/panel-state';
+import { runStore } from '@/lib/store/runs';
+import { threadOf, threadStore } from '@/lib/store/threads';
+import type { Run, RunError } from '@/lib/pipeline/types';
+import type { LlmSettings } from '@/lib/settings/schema';
+import { Composer } from '@/components/Composer';
+import { modelName } from '@/components/run-lines';
+import { ErrorNotice } from '@/components/ErrorNotice';
+import { useT } from '@/components/i18n';
+import type { RunActions } from '@/components/RunView';
+import { Welcome } from '@/components/setup/Welcome';
+import { ThreadView } from '@/components/ThreadView';
+import { useLiveRun } from '@/components/use-live-run';
+import type { Sources } from './use-sources';
+
+const runs = runStore();
+const threads = threadStore();
+
+export interface AskViewProps {
+  configured: boolean | undefined;
+  activeRunId: string | null;
+  sources: Sources;
+  openSettings(): void;
+  saveLlm(llm: LlmSettings): Promise<void>;
+}
+
+export function AskView({ configured, activeRunId, sources, openSettings, saveLlm }: AskViewProps) {
+  const t = useT();
+  const live = useLiveRun(activeRunId);
+  const active = useLiveQuery(() => (activeRunId ? runs.get(activeRunId) : undefined), [activeRunId]);
+  const known = active ?? live;
+  const threadId = known ? threadOf(known) : undefined;
+  const threadRuns = useLiveQuery(() => (threadId ? threads.runs(threadId) : Promise.resolve([] as Run[])), [threadId]) ?? [];
+  const [text, setText] = useState('');
+  const [requestError, setRequestError] = useState<RunError>();
+  const [connected, setConnected] = useState<{ model: string; ms: number }>();
+  const pending = usePending();
+
+  const act = async (f: () => Promise<unknown>): Promise<boolean> => {
+    setRequestError(undefined);
+    try {
+      await f();
+      return true;
+    } catch (err) {
+      setRequestError(err instanceof RequestFailed ? err.error : { code: 'unknown', message: String(err) });
+      return false;
+    }
+  };
+
+  const start = (q: { text: string; threadId?: string; pageTabId?: number; asked?: string }) =>
+    act(() =>
+      request('run/start', {
+        mode: 'ask',
+        input: { text: q.text, ...(q.threadId ? { thread: { id: q.threadId } } : {}), scope: sources.scope, ...(q.asked !== undefined ? { asked: q.asked } : {}) },
+        pageTabId: q.pageTabId,
+      }),
+    );
+
+  const ask = async (question: string) => {
+    const q = { text: question, threadId, pageTabId: sources.page?.tab.id };
+    if (configured === false) {
+      // No model yet: the question waits (stored, so opening the settings loses nothing).
+      await pendingQuestionItem.setValue({ ...q, at: Date.now() });
+      setText('');
+      return;
+    }
+    setConnected(undefined);
+    if (await start(q)) setText('');
+  };
+
+  // Set up at last: the waiting question runs, once.
+  const ran = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!configured || !pending || ran.current === pending.at) return;
+    ran.current = pending.at;
+    void pendingQuestionItem.setValue(null).then(() => start(pending));
+  }, [configured, pending]); // start() is read fresh on purpose: the sources chosen now apply
+
+  const actionsFor = (run: Run): RunActions => ({
+    onCancel: () => void act(() => request('run/cancel', { id: run.id })),
+    onRetry: () => void act(() => request('run/retry', { id: run.id })),
+    onAgain: (forceRetrieval) => void act(() => request('run/again', { id: run.id, forceRetrieval })),
+    onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote })),
+    onOpenSettings: openSettings,
+    onClearMarks: (tabId) => void act(() => request('marks/clear', { tabId })),
+    countMarks: (tabId) => request('marks/count', { tabId }),
+    // The user says how the question is meant: this run is replaced by one that asks exactly that.
+    onAskUnderstood: (understood) =>
+      void act(async () => {
+        await request('runs/delete', { id: run.id });
+        await start({ text: understood, threadId: threadOf(run), pageTabId: run.input.page?.tabId, asked: run.input.asked ?? run.input.text });
+      }),
+  });
+
+  return (
+    <>
+      {requestError && <ErrorNotice error={requestError} onOpenSettings={openSettings} />}
+      {activeRunId && <ThreadView runs={threadRuns} live={live} actionsFor={actionsFor} />}
+      {pending && (
+        <section className="notice pending" data-testid="pending" aria-labelledby="pending-title">
+          <h2 id="pending-title" className="notice-title">
+            {t('pendingTitle')}
+          </h2>
+          <p className="run-input" data-testid="run-input">
+            {pending.text}
+          </p>
+          <p className="small">{configured === false ? t('pendingBody') : t('running')}</p>
+          <button type="button" onClick={() => void pendingQuestionItem.setValue(null)}>
+            {t('discard')}
+          </button>
+        </section>
+      )}
+      {configured === false && (
+        <Welcome
+          onSave={async (llm, ms) => {
+            await saveLlm(llm);
+            setConnected({ model: modelName(t, llm.model) ?? llm.model, ms: ms ?? 0 });
+          }}
+          onOpenSettings={openSettings}
+        />
+      )}
+      {connected && configured && (
+        <p className="notice notice-ok small" role="status" data-testid="setup-saved">
+          {t('connectedSaved', connected)}
+        </p>
+      )}
+      <Composer
+        text={text}
+        onText={setText}
+        onAsk={(q) => void ask(q)}
+        scope={sources.choice}
+        onScope={sources.setChoice}
+        tabs={sources.tabs}
+        page={sources.page}
+        plan={sources.plan}
+        chosen={sources.chosen}
+        onChosen={sources.setChosen}
+      />
+    </>
+  );
+}
+
+function usePending(): PendingQuestion | null {
+  const [p, setP] = useState<PendingQuestion | null>(null);
+  useEffect(() => {
+    void pendingQuestionItem.getValue().then(setP);
+    return pendingQuestionItem.watch(setP);
+  }, []);
+  return p;
+}

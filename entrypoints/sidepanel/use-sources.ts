@@ -1,0 +1,64 @@
+/** The side panel's view of the open tabs: the page the user is on, every tab (for @-mentions),
+ * the sources chosen for the next question and what they will read — kept live as tabs change. */
+import { useEffect, useMemo, useState } from 'react';
+import { extensionOrigin, listTabs, pageTabOf, panelWindowId, watchTabs, type PanelTab } from '@/lib/browser/window-tabs';
+import { panelScopeItem } from '@/lib/browser/panel-state';
+import { skipReason, type TabRules } from '@/lib/retrieval/tabs';
+import type { Settings } from '@/lib/settings/schema';
+import type { SourceScope } from '@/lib/pipeline/types';
+import { planScope, sourceScope, tabsInScope, type ScopeChoice, type ScopePlan } from '@/components/scope';
+
+export interface Sources {
+  windowId?: number;
+  page?: { tab: PanelTab; skip?: string };
+  tabs: { tab: PanelTab; skip?: string }[];
+  choice: ScopeChoice;
+  setChoice(c: ScopeChoice): void;
+  chosen: number[];
+  setChosen(ids: number[]): void;
+  plan: ScopePlan;
+  /** What the next question is sent with. */
+  scope: SourceScope;
+}
+
+export function useSources(settings: Settings | undefined): Sources {
+  const [windowId, setWindowId] = useState<number>();
+  const [all, setAll] = useState<PanelTab[]>([]);
+  const [choice, setChoiceState] = useState<ScopeChoice>({ tabs: 'window', web: true });
+  const [chosen, setChosen] = useState<number[]>([]);
+
+  useEffect(() => {
+    void panelWindowId().then(setWindowId);
+    void panelScopeItem.getValue().then((s) => s && setChoiceState({ tabs: s.tabs === 'chosen' ? 'window' : s.tabs, web: s.web }));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => void listTabs().then(setAll);
+    refresh();
+    // Tab events come in bursts (a page load fires several): refresh once per burst.
+    const stop = watchTabs(() => {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 80);
+    });
+    return () => {
+      clearTimeout(timer);
+      stop();
+    };
+  }, []);
+
+  const rules: TabRules = useMemo(
+    () => ({ excludedDomains: settings?.privacy.excludedDomains ?? [], allowIncognito: settings?.privacy.allowIncognito ?? false, extensionOrigin: extensionOrigin() }),
+    [settings],
+  );
+  const own = extensionOrigin();
+  const tabs = useMemo(() => all.filter((t) => !t.url.startsWith(own)).map((tab) => ({ tab, skip: skipReason(tab, rules) })), [all, rules, own]);
+  const pageTab = pageTabOf(all, windowId);
+  const page = pageTab ? { tab: pageTab, skip: skipReason(pageTab, rules) } : undefined;
+  // A chosen tab that has been closed is no longer chosen.
+  const live = chosen.filter((id) => all.some((t) => t.id === id));
+  const plan = planScope(tabsInScope(choice, tabs.map((x) => x.tab), pageTab, windowId, live), rules);
+
+  const setChoice = (c: ScopeChoice) => {
+    setChoiceState(c);
+    void panelScopeItem.setValue(c);
+  };
+  return { windowId, page, tabs, choice, setChoice, chosen: live, setChosen, plan, scope: sourceScope(choice, pageTab, windowId, live) };
+}

@@ -1,0 +1,63 @@
+import { expect, test } from './fixtures.ts';
+import { ask, done, followUp } from './scenes.ts';
+
+const userMessage = (body: unknown) => ((body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '');
+const systemMessage = (body: unknown) => ((body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '');
+
+test('a follow-up continues the thread: resolved from it, shown as "Understood as", editable; the thread is kept, reopened and copied whole', async ({ context, harness, configureForHarness, openPanel }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const { panel } = await followUp({ context, harness, configureForHarness, openPanel });
+
+  const gates = harness.llm.chatRequests().filter((r) => r.stage === 'gate');
+  expect(gates).toHaveLength(2);
+  // The second question reached the gate with the first question and its answer.
+  expect(userMessage(gates[1]?.body)).toContain('<<<DATA kind="conversation">>>\nQ1: Who was Marie Curie?\nA1: Marie Curie was a physicist and chemist who shared the 1903 Nobel Prize in Physics.');
+  const runs = panel.locator('article.run');
+  await expect(runs).toHaveCount(2);
+  await expect(runs.nth(1).getByTestId('understood-as')).toContainText('Understood as: Where was Marie Curie born?');
+  await expect(runs.nth(1).getByTestId('answer')).toContainText('born in Warsaw');
+  // The rewrite is what was drafted and searched.
+  expect(userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'draft')[1]?.body)).toContain('Question: Where was Marie Curie born?');
+
+  // Edit what was understood: the question is asked again as the user says, in the same thread.
+  await runs.nth(1).getByRole('button', { name: 'Edit' }).click();
+  const edit = panel.getByRole('textbox', { name: 'The question as it should be understood' });
+  await expect(edit).toHaveValue('Where was Marie Curie born?');
+  await edit.fill('Where was Marie Curie born, and in which year?');
+  await edit.press('Enter');
+  await expect(runs).toHaveCount(2);
+  await done(panel, 2);
+  await expect(runs.nth(1).getByTestId('run-input')).toHaveText('Where was Marie Curie born, and in which year?');
+  await expect(runs.nth(1).getByTestId('understood-as')).toContainText('You asked: “Where was she born?”');
+  const lastGate = harness.llm.chatRequests().filter((r) => r.stage === 'gate').at(-1);
+  expect(systemMessage(lastGate?.body)).toContain('The user has already confirmed how this question is meant');
+
+  // Copy the whole thread.
+  await panel.getByRole('button', { name: 'Copy thread' }).click();
+  const copied = await panel.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('**Q:** Who was Marie Curie?');
+  expect(copied).toContain('**Q:** Where was Marie Curie born, and in which year?');
+
+  // A new thread is one key away; the next question starts it (no conversation sent).
+  await panel.keyboard.press('Alt+N');
+  await expect(runs).toHaveCount(0);
+  await expect(panel.getByRole('textbox', { name: 'Question' })).toBeFocused();
+  await ask(panel, 'How tall is Mount Fuji?');
+  await done(panel);
+  expect(userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'gate').at(-1)?.body)).not.toContain('conversation');
+
+  // History keeps both threads and reopens the first whole.
+  await panel.getByRole('tab', { name: 'History' }).click();
+  const items = panel.locator('.history-list li');
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(1)).toContainText('Who was Marie Curie?');
+  await expect(items.nth(1)).toContainText('2 questions');
+  const calls = harness.llm.chatRequests().length;
+  await items.nth(1).getByRole('button').first().click();
+  await expect(runs).toHaveCount(2);
+  await expect(runs.nth(0).getByTestId('run-input')).toHaveText('Who was Marie Curie?');
+  expect(harness.llm.chatRequests().length).toBe(calls);
+  // And a follow-up there continues that thread.
+  await ask(panel, 'When did she die?');
+  await expect(runs).toHaveCount(3);
+});

@@ -1,0 +1,77 @@
+/** The side panel's main situations (test/e2e/scenes.ts), the settings and a page with marks, each
+ * at 320 and 600 px, light and dark. */
+import { test } from '../e2e/fixtures.ts';
+import { answerFirst, ask, chooseTabs, done, followUp, summarizeThisPage, verifyWithMarks } from '../e2e/scenes.ts';
+import { shoot } from './shoot.ts';
+
+test('page context: "Summarize this page"', async ({ context, harness, configureForHarness, openPanel }) => {
+  const { panel } = await summarizeThisPage({ context, harness, configureForHarness, openPanel });
+  await shoot(panel, 'panel-page');
+});
+
+test('a follow-up, understood from the thread', async ({ context, harness, configureForHarness, openPanel }) => {
+  const { panel } = await followUp({ context, harness, configureForHarness, openPanel });
+  await shoot(panel, 'panel-thread');
+  await panel.getByRole('button', { name: 'New thread' }).click();
+  await ask(panel, 'How tall is Mount Fuji?');
+  await done(panel);
+  await panel.getByRole('tab', { name: 'History' }).click();
+  await panel.locator('.history-list li').nth(1).waitFor();
+  await shoot(panel, 'panel-history', { fullPage: false, height: 420 });
+});
+
+test('choosing tabs with @, and the trace of what they gave', async ({ context, harness, configureForHarness, openPanel }) => {
+  const picking = await chooseTabs({ context, harness, configureForHarness, openPanel }, { run: false });
+  await shoot(picking.panel, 'panel-tab-picker', { fullPage: false, height: 520 });
+  await picking.panel.close();
+  for (const p of picking.tabs) await p.close();
+  const { panel } = await chooseTabs({ context, harness, configureForHarness, openPanel });
+  await panel.getByTestId('trace').locator(':scope > summary').click();
+  await panel.getByTestId('library').locator('summary').click();
+  await shoot(panel, 'panel-chosen-tabs');
+});
+
+test('answer first, with a table', async ({ context, harness, configureForHarness, openPanel }) => {
+  const { panel } = await answerFirst({ context, harness, configureForHarness, openPanel });
+  await shoot(panel, 'panel-answer-first');
+});
+
+test('the welcome card, an API key tested and its models listed', async ({ harness, openPanel }) => {
+  const panel = await openPanel();
+  await panel.getByTestId('onboarding').waitFor();
+  await shoot(panel, 'panel-welcome');
+  await ask(panel, 'Who painted the Mona Lisa?');
+  await panel.getByText('An API key', { exact: true }).click();
+  const way = panel.getByTestId('onboarding').locator('details', { hasText: 'An API key' });
+  await way.getByLabel('Provider').selectOption('custom');
+  await way.getByLabel('Base URL').fill(harness.llm.baseURL);
+  await way.getByLabel('API key').fill(harness.apiKey);
+  await way.getByRole('button', { name: 'Test' }).click();
+  await way.getByLabel(/models found/).waitFor();
+  await shoot(panel, 'panel-setup');
+});
+
+test('the settings page after Test connection listed the models', async ({ context, extensionId, harness }) => {
+  const page = await context.newPage();
+  await page.goto(`chrome-extension://${extensionId}/options.html`);
+  await page.getByLabel('Provider').selectOption('custom');
+  await page.getByLabel('Base URL', { exact: true }).fill(harness.llm.baseURL);
+  await page.getByLabel('API key', { exact: true }).fill(harness.apiKey);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await page.getByLabel(/models found/).waitFor();
+  await shoot(page, 'options', { fullPage: false, height: 900 });
+});
+
+test('a verification: the panel and the page with marks', async ({ context, worker, harness, configureForHarness, openPanel }) => {
+  const { panel, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, openPanel });
+  await shoot(panel, 'panel-verify');
+  await shoot(page, 'page-marks', {
+    fullPage: false,
+    height: 560,
+    before: async (p) => {
+      // The selection that was verified is no longer needed in the picture.
+      await p.evaluate(() => window.getSelection()?.removeAllRanges());
+      await p.locator('ratify-mark[data-verdict="corrected"]').first().focus();
+    },
+  });
+});
