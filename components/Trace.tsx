@@ -22,6 +22,11 @@ export function Trace({ run }: { run: Run }) {
   return (
     <section aria-label={t('trace')} className="trace">
       <h3>{t('trace')}</h3>
+      {run.speculationOff && run.speculationOff !== 'setting' && (
+        <p className="small muted" data-testid="speculation-off">
+          {t(`speculationOff_${run.speculationOff.replace(/-/g, '_') as 'one_at_a_time' | 'queueing' | 'rate_limit'}`)}
+        </p>
+      )}
       {run.library.length > 0 && <LibrarySummary run={run} />}
       <ol className="steps">
         {run.steps.map((s) => (
@@ -68,8 +73,14 @@ function Step({ step, total }: { step: StepState; total: number }) {
       <div className="row small muted">
         <span>{t('stepOf', { i: step.index + 1, n: total })}</span>
         <span>· {t(`step_${step.status}`)}</span>
+        {step.speculative && <span data-testid="speculative">· {t('speculationAccepted')}</span>}
         {step.verdict && <VerdictBadge verdict={step.verdict} />}
       </div>
+      {step.discarded?.map((reason, i) => (
+        <p key={i} className="small muted" data-testid="speculation-discarded">
+          {t('speculationDiscarded', { reason: t(`discard_${reason.replace(/-/g, '_') as 'earlier_changed' | 'context_changed' | 'server_queues' | 'server_limits'}`) })}
+        </p>
+      ))}
       {after !== undefined && step.status !== 'running' ? <StepDiff before={step.draft} after={after} /> : <p className="step-text">{after ?? step.draft}</p>}
       {step.note && <p className="small muted">{step.note}</p>}
       {step.queries.map((q) => (

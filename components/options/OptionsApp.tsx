@@ -5,7 +5,7 @@ import { browserUiLanguage } from '@/lib/browser/ui';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { SECTION_SCHEMAS, validateSettings, type Settings, type SettingsProblem } from '@/lib/settings/schema';
 import { I18nProvider, useT } from '../i18n';
-import { Field, NumberField, problemText } from './fields';
+import { Field, NumberField, problemText, Toggle } from './fields';
 import { ModelSection } from './ModelSection';
 import { PrivacySection } from './PrivacySection';
 import { SearchSection } from './SearchSection';
@@ -50,7 +50,7 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
     onSaved(s);
   };
 
-  const num = (key: keyof typeof PIPELINE, label: Parameters<typeof t>[0], step?: number) => (
+  const num = (key: Exclude<keyof typeof PIPELINE, 'speculate'>, label: Parameters<typeof t>[0], step?: number) => (
     <NumberField
       id={key === 'betaThreshold' ? 'beta' : key}
       label={t(label)}
@@ -79,6 +79,8 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
         {num('maxSteps', 'maxStepsLabel')}
         {num('maxRounds', 'maxRoundsLabel')}
         {num('passagesPerStep', 'passagesLabel')}
+        <Toggle id="speculate" label={t('speculateLabel')} checked={s.pipeline.speculate} onChange={(v) => setPipeline({ speculate: v })} />
+        <p className="hint">{t('speculateHint')}</p>
       </fieldset>
       <SearchSection search={s.search} problems={problems} onChange={(id, patch) => update((d) => ({ ...d, search: { ...d.search, [id]: { ...d.search[id], ...patch } } }))} />
       <PrivacySection privacy={s.privacy} onChange={section('privacy')} />

@@ -51,6 +51,9 @@ export function createBuiltinClient(): LlmClient {
 
   return {
     usage,
+    endpoint: 'chrome-built-in',
+    // One on-device session at a time: parallel prompts would only queue.
+    serial: true,
     chat: (req) => run(req),
     async json<T>(req: JsonRequest<T>): Promise<T> {
       const first = await run(req, req.schema);

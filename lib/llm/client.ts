@@ -204,6 +204,7 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
 
   return {
     usage,
+    endpoint: `${settings.baseURL.replace(/\/+$/, '')} ${settings.model}`,
     chat: (req) => withRetry(req, undefined),
     json: jsonCall,
     async embed(texts, signal) {

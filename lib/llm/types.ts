@@ -60,6 +60,10 @@ export interface LlmClient {
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
   /** Running totals for this client instance. */
   readonly usage: Usage;
+  /** The endpoint and model it talks to (what the pipeline learns about a server is kept by it). */
+  readonly endpoint?: string;
+  /** Answers one request at a time (an on-device model): parallel requests would only queue. */
+  readonly serial?: boolean;
 }
 
 export function emptyUsage(): Usage {

@@ -13,7 +13,7 @@ afterEach(async () => {
 const Q = { text: 'Tell me about Marie Curie.' };
 
 describe('RAT causal revision', () => {
-  it('builds the query for step i from the revised steps 1..i-1, not from the draft', async () => {
+  it('builds the query for step i from the revised steps 1..i-1, not from the draft (sequential schedule)', async () => {
     world = await startWorld({
       steps: ['Marie Curie was born in Krakow in 1870.', 'She married Pierre Curie.', 'She discovered radium.'],
       facts: [
@@ -23,21 +23,23 @@ describe('RAT causal revision', () => {
       ],
     });
     const lib = curieLibrary();
-    const r = await runOnce(world, Q, lib);
-    const queries = lib.requests.map((q) => q.query);
-    expect(queries).toHaveLength(3);
-    expect(queries[0]).toBe('Marie Curie was born in Krakow in 1870.'); // Q1 comes with the draft
-    expect(queries[1]).toContain('born in Warsaw on 7 November 1867'); // from T*1
-    expect(queries[1]).not.toContain('Krakow');
-    expect(queries[2]).toContain('married Pierre Curie in 1895'); // from T*2
+    const r = await runOnce(world, Q, lib, { settings: { speculate: false } });
+    const used = r.run.steps.map((s) => s.queries[0]?.query ?? '');
+    expect(used[0]).toBe('Marie Curie was born in Krakow in 1870.'); // planned by the draft
+    expect(used[1]).toContain('born in Warsaw on 7 November 1867'); // rewritten from T*1
+    expect(used[1]).not.toContain('Krakow');
+    expect(used[2]).toContain('married Pierre Curie in 1895'); // rewritten from T*2
+    // Each query the steps used went to the library.
+    for (const q of used) expect(lib.requests.map((x) => x.query)).toContain(q);
     // Each revision sees the earlier revised steps as fixed context and writes only its own step.
-    const third = world.server.chatRequests().filter((q) => q.stage === 'revise')[2].body as { messages: { content: string }[] };
-    expect(third.messages[1].content).toMatch(/Revised steps so far \(fixed\):\n1\. Marie Curie was born in Warsaw on 7 November 1867\. \[P\d\]\n2\. She married Pierre Curie in 1895\. \[P\d\]\n/);
-    expect(third.messages[1].content).not.toContain('Krakow');
+    const third = world.server.chatRequests().filter((q) => q.stage === 'revise')[2]?.body as { messages: { content: string }[] };
+    expect(third.messages[1]?.content).toMatch(/Steps so far \(fixed\):\n1\. Marie Curie was born in Warsaw on 7 November 1867\.\n2\. She married Pierre Curie in 1895\.\n/);
+    expect(third.messages[1]?.content).not.toContain('Krakow');
     expect(r.run.steps.map((s) => s.revised)).toEqual(['Marie Curie was born in Warsaw on 7 November 1867.', 'She married Pierre Curie in 1895.', 'She discovered radium.']);
-    // Events: the query of step i+1 is recorded before step i is done (so a checkpoint holds it).
+    // Events: the draft plans every query; a step that changed rewrites the later ones before its
+    // step-done (so the checkpoint taken then holds them).
     const order = r.events.filter((e) => (e.type === 'query' && e.round === 1) || e.type === 'step-done').map((e) => `${e.type}:${'index' in e ? e.index : ''}`);
-    expect(order).toEqual(['query:0', 'query:1', 'step-done:0', 'query:2', 'step-done:1', 'step-done:2']);
+    expect(order).toEqual(['query:0', 'query:1', 'query:2', 'query:1', 'query:2', 'step-done:0', 'query:2', 'step-done:1', 'step-done:2']);
   });
 
   it('streams readable text: draft from the first call, revisions, and the answer', async () => {
@@ -105,17 +107,17 @@ describe('progress tracker: further rounds per step', () => {
 describe('model output that cannot be used', () => {
   it('a revision that stays unreadable after the repair round ends the run with an error naming the stage and step, and keeps what was done', async () => {
     world = await startWorld({ steps: ['Marie Curie was born in 1867.', 'She won a Nobel Prize.'], facts: [{ phrase: 'born 7 November 1867' }, { phrase: 'Nobel Prize' }], malformed: { revise: 2 } });
-    const r = await runOnce(world, Q, curieLibrary());
+    const r = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
     expect(r.run.status).toBe('error');
     expect(r.run.error).toMatchObject({ code: 'bad-output', stage: 'revise, step 1' });
     expect(r.run.answer).toBeUndefined();
     expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
     // Retry continues from that step: the gate and the draft are not asked again.
     const before = world.server.chatRequests().length;
-    const again = await executeRun({ run: r.run, llm: world.llm, library: curieLibrary(), settings: pipelineSettings(), emit: () => {} });
+    const again = await executeRun({ run: r.run, llm: world.llm, library: curieLibrary(), settings: pipelineSettings({ speculate: false }), emit: () => {} });
     expect(again.status).toBe('done');
     expect(world.server.chatRequests().slice(before).map((q) => q.stage)).toEqual(['revise', 'revise']);
-    expect(again.steps.map((s) => s.citations.length)).toEqual([1, 1]);
+    expect(again.steps.every((s) => s.citations.length >= 1)).toBe(true);
   });
 
   it('a reply with no JSON at all is an error, not an answer', async () => {

@@ -10,8 +10,8 @@
  * writes one step, so output grows linearly with n. An ambiguous question is split by the gate;
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
-import { aliasPassages, escapeBareNumbers, stripMarkers, type AliasMap } from './citations';
-import { isBadOutput, runChain, type Chain, type FinalOutput, type StepCaller } from './chain';
+import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
+import { isBadOutput, newChain, runChain, type FinalOutput, type StepCaller } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { gateQuestion, shouldRetrieve } from './gate';
@@ -70,26 +70,19 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
   return escapeBareNumbers(out.answer);
 }
 
-function evidenceMarks(ids: string[], aliases: AliasMap): string {
-  const byId = new Map([...aliases.entries()].map(([alias, p]) => [p.id, alias]));
-  const marks = ids.map((id) => byId.get(id)).filter(Boolean);
-  return marks.length ? ` [${marks.join(', ')}]` : '';
-}
-
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
 
 function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): StepCaller {
-  return async (a, partial) => {
-    const call = <T>(spec: StageSpec<T>) => ctx.llm.json({
-      ...spec,
-      messages: reviseMessages({
+  return {
+    prompt: (a) =>
+      reviseMessages({
         question,
-        // For the answer, earlier steps carry the ids of their evidence so it can be cited again.
-        before: a.before.map((s) => (s.revised ?? s.draft) + (a.withFinal ? evidenceMarks(s.citations, new Map([...a.passages, ...a.earlier])) : '')),
+        before: a.before.map((s) => s.revised ?? s.draft),
         position: a.position,
         total: a.total,
         draft: a.step.draft,
-        nextDraft: a.next?.draft,
+        later: a.later.map((s) => s.draft),
         query: a.query,
         round: a.round,
         finalRound: a.finalRound,
@@ -98,17 +91,23 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): S
         withAnswer: a.withFinal,
         page,
       }),
-      temperature: 0,
-      maxTokens: 700 + (a.withFinal ? 900 : 0),
-      signal: ctx.signal,
-      onUsage: ctx.onUsage,
-      onPartial: (p) => {
-        const o = (p ?? {}) as Record<string, unknown>;
-        partial({ revised: str(o.revised), final: str(o.answer), sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined });
-      },
-    });
-    const out = a.withFinal ? await call(stage('revise', reviseFinalStage)) : { ...(await call(stage('revise', reviseStage))), answer: '' };
-    return { revised: stripMarkers(out.revised), citations: out.citations, sufficient: out.sufficient, nextQuery: out.nextQuery, final: out.answer };
+    async call(a, messages, partial, signal) {
+      const call = <T>(spec: StageSpec<T>) =>
+        ctx.llm.json({
+          ...spec,
+          messages,
+          temperature: 0,
+          maxTokens: 700 + (a.withFinal ? 900 : 0),
+          signal,
+          onUsage: ctx.onUsage,
+          onPartial: (p) => {
+            const o = (p ?? {}) as Record<string, unknown>;
+            partial({ kept: typeof o.kept === 'boolean' ? o.kept : undefined, revised: str(o.revised), nextQueries: strs(o.nextQueries), final: str(o.answer), sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined });
+          },
+        });
+      const out = a.withFinal ? await call(stage('revise', reviseFinalStage)) : { ...(await call(stage('revise', reviseStage))), answer: '' };
+      return { kept: out.kept, revised: stripMarkers(out.revised), nextQueries: out.nextQueries, citations: out.citations, sufficient: out.sufficient, retryQuery: out.retryQuery, final: out.answer };
+    },
   };
 }
 
@@ -143,7 +142,8 @@ async function draft(ctx: Ctx, question: string, part: number | undefined, maxSt
   const run = ctx.run();
   const base = run.steps.reduce((m, s) => Math.max(m, s.index + 1), 0);
   ctx.emit({ type: 'draft', steps: steps.map((text, i) => ({ text, part, index: base + i })), ...(part !== undefined || run.steps.length ? { append: true } : {}) });
-  ctx.emit({ type: 'query', index: base, round: 1, query: out.query || fallbackQuery(steps[0] ?? question, question) });
+  // Each step's planned query: the draft's, else one made from the step's own words.
+  steps.forEach((text, i) => ctx.emit({ type: 'query', index: base + i, round: 1, query: out.queries[i] || fallbackQuery(text, question) }));
 }
 
 /** One question through RAT: draft (unless resumed past it), the causal loop, and the answer.
@@ -151,7 +151,7 @@ async function draft(ctx: Ctx, question: string, part: number | undefined, maxSt
 async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number }): Promise<PartAnswer | undefined> {
   if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, question, opts.part, opts.maxSteps, opts.page, opts.context);
   const single = opts.part === undefined;
-  const chain: Chain = { question, part: opts.part, caller: ratCaller(ctx, question, opts.page), streamFinal: single, verify: false };
+  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page), streamFinal: single, verify: false });
   let final: FinalOutput | undefined = await runChain(ctx, chain);
   if (!final) {
     // No final answer from the last step (no evidence for it, or resumed after it): compose one

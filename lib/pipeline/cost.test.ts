@@ -59,11 +59,11 @@ afterAll(async () => {
   await world.close();
 });
 
-async function measure(sc: PipelineScenario, mode: 'ask' | 'verify', text: string) {
+async function measure(sc: PipelineScenario, mode: 'ask' | 'verify', text: string, speculate = false) {
   const { pipelineResponder } = await import('../../test/harness/pipeline-responder.ts');
   world.server.setResponder(pipelineResponder(sc));
   const calls: Call[] = [];
-  const run = await executeRun({ run: newRun('c', mode, { text }, 0), llm: timed(world.llm, calls), library: curieLibrary(), settings: pipelineSettings({ maxSteps: 6 }), emit: () => {} });
+  const run = await executeRun({ run: newRun('c', mode, { text }, 0), llm: timed(world.llm, calls), library: curieLibrary(), settings: pipelineSettings({ maxSteps: 6, speculate }), emit: () => {} });
   expect(run.status).toBe('done');
   return { run, calls, total: calls.length, critical: criticalPath(calls) };
 }
@@ -96,6 +96,17 @@ describe('LLM-call bound, n = 1..6', () => {
     const m = await measure({ claims }, 'verify', claims.map((c) => c.claim).join(' '));
     expect(m.total).toBe(5);
     expect(m.critical).toBe(5);
+  });
+
+  it('speculative schedule: when every step stands, the same calls, revised in parallel', async () => {
+    const kept = (n: number): PipelineScenario => ({ steps: Array.from({ length: n }, (_, i) => `Step ${i + 1} is about ${FACTS[i]}.`), facts: FACTS.slice(0, n).map((phrase, step) => ({ step, phrase })) });
+    const m = await measure(kept(6), 'ask', 'Tell me about Marie Curie.', true);
+    expect(m.total).toBe(8); // gate, draft, 6 revisions: nothing discarded
+    expect(m.critical).toBeLessThanOrEqual(4); // gate, draft, the front step, the rest at once
+    const claims = FACTS.slice(0, 4).map((f) => ({ claim: `Claim about ${f}.`, phrase: f }));
+    const v = await measure({ claims }, 'verify', claims.map((c) => c.claim).join(' '), true);
+    expect(v.total).toBe(5);
+    expect(v.critical).toBeLessThanOrEqual(3);
   });
 
   it('an ambiguous question runs independent sub-questions in parallel', async () => {

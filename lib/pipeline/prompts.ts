@@ -1,7 +1,6 @@
 /** Ratify's prompts, one builder per stage. Page text, selections and search results are
  * untrusted: they go in as DATA blocks with delimiters the text itself cannot forge, and every
  * system prompt says that DATA is material to read, never instructions. */
-import { changesText, type Verdict } from '../verdicts';
 import type { ChatMessage } from '../llm/types';
 import type { AliasMap } from './citations';
 import type { PageContext } from './types';
@@ -104,7 +103,7 @@ export function draftMessages(question: string, page: PageContext | undefined, m
   return [
     system(
       `Think step by step about how to answer the question, and write your thoughts as a short chain of at most ${maxSteps} steps in "steps". Each step is one or two sentences that state a fact, a sub-result or a reasoning move concretely enough to be checked against sources (names, dates, figures). Use as few steps as the question needs; the last step should reach the answer.`,
-      '"query" is a short, specific web search query (key names and terms, no filler) for checking the first step.',
+      '"queries": for each step, in the same order, a short, specific web search query (key names and terms, no filler) for checking that step.',
     ),
     { role: 'user', content: `Question: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${pageBlock(page, 'The page the user is reading (context only)')}` },
   ];
@@ -114,52 +113,55 @@ export function draftMessages(question: string, page: PageContext | undefined, m
 
 export interface ReviseInput {
   question: string;
-  /** Revised steps before this one (fixed). */
+  /** The steps before this one as they now stand (fixed). */
   before: string[];
   /** 1-based position and count within this chain. */
   position: number;
   total: number;
   draft: string;
-  /** Draft of the next step, so the next query can be built from it. */
-  nextDraft?: string;
+  /** Drafts of the steps after this one, so their queries can be rewritten if this step changes. */
+  later: string[];
   query: string;
   round: number;
   /** This is the last round allowed for this step. */
   finalRound: boolean;
   passages: AliasMap;
-  /** Last step: evidence cited by earlier steps, citable in the answer. */
+  /** Last step: evidence found for the earlier steps, citable in the answer. */
   earlier?: AliasMap;
   withAnswer: boolean;
   page?: PageContext;
 }
 
+const LATER_QUERIES =
+  '"nextQueries": only if this step changed ("kept" false), one short, specific web search query for each later step (shown below), in order, built from the question, the steps as they now stand including this one, and that step\'s draft; [] if the step was kept or there are no later steps.';
+
+function roundRule(finalRound: boolean, what: string): string {
+  return finalRound
+    ? '"sufficient": true, and "retryQuery": "" (this is the last search round).'
+    : `"sufficient": true when the evidence settles this ${what}; if false, "retryQuery" is a different query that would find what is still missing for THIS ${what} (else "").`;
+}
+
 export function reviseMessages(x: ReviseInput): ChatMessage[] {
-  const queryRule = x.finalRound
-    ? (x.nextDraft ? '"nextQuery": a short, specific web search query for checking the next step (shown below), built from the question, the revised steps including this one, and the next step\'s draft.' : '"nextQuery": "" (there is no next step).')
-    : '"sufficient": true when the evidence settles this step. If true, ' +
-      (x.nextDraft ? '"nextQuery" is a short, specific web search query for checking the next step (shown below), built from the question, the revised steps including this one, and the next step\'s draft.' : '"nextQuery" is "".') +
-      ' If false, "nextQuery" is a different query that would find what is still missing for THIS step.';
   const answerRule = x.withAnswer
-    ? `This is the last step. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}write "answer": the final answer to the question, built from all revised steps: direct and concise, citing evidence ids in square brackets right after what they support, like [P1] or [P2, P3]. Cite only ids shown in this message.${x.finalRound ? '' : ' If "sufficient" is false, "answer" is "".'}`
+    ? `This is the last step. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}write "answer": the final answer to the question, built from all the steps as they now stand: direct and concise, citing evidence ids in square brackets right after what they support, like [P1] or [P2, P3]. Cite only ids shown in this message.${x.finalRound ? '' : ' If "sufficient" is false, "answer" is "".'}`
     : '';
-  const earlier = x.earlier?.size
-    ? `\n\nEvidence cited by the earlier steps (citable in the answer):\n${[...x.earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, p.text, 400)).join('\n')}`
-    : '';
+  const earlier = x.earlier?.size ? `\n\nEvidence found for the earlier steps (citable in the answer):\n${[...x.earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, p.text, 400)).join('\n')}` : '';
   return [
     system(
-      'You revise one step of a step-by-step draft against retrieved evidence. The steps before it are already revised and fixed: do not change them.',
-      '"revised": the current step rewritten to agree with the evidence: correct what the evidence contradicts, make vague parts specific, drop what is unsupported and doubtful. If the evidence confirms the step or says nothing about it, keep it essentially as it is. Write only this step, without citation markers.',
+      'You revise one step of a step-by-step draft against retrieved evidence. The steps before it are fixed: do not change them.',
+      '"kept": true if the evidence confirms the step or says nothing against it, so it stands as drafted; then "revised" is "". Otherwise "kept" is false and "revised" is the step rewritten to agree with the evidence: correct what the evidence contradicts, make vague parts specific, drop what is unsupported and doubtful. Write only this step, without citation markers.',
+      LATER_QUERIES,
       '"citations": the evidence you relied on, each with its id (P1, P2, …) and "quote", a short span (at most 25 words) copied exactly from that passage. Cite nothing when the evidence did not help.',
-      queryRule,
+      roundRule(x.finalRound, 'step'),
       answerRule,
     ),
     {
       role: 'user',
       content:
         `Question: ${x.question}\n\n` +
-        (x.before.length ? `Revised steps so far (fixed):\n${numbered(x.before)}\n\n` : '') +
+        (x.before.length ? `Steps so far (fixed):\n${numbered(x.before)}\n\n` : '') +
         `Current step: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nDraft of the current step: ${x.draft}\n` +
-        (x.nextDraft ? `Draft of the next step: ${x.nextDraft}\n` : '') +
+        (x.later.length ? `Later steps (drafts):\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
         `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${earlier}${pageBlock(x.page, 'The page the user is reading (context only)')}`,
     },
   ];
@@ -169,12 +171,13 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
 
 export interface CheckInput {
   selection: string;
-  /** Claims checked before this one, with their outcome. */
-  before: { claim: string; verdict: Verdict; corrected: string }[];
+  /** Claims checked before this one, as they now stand (a corrected claim in its corrected form). */
+  before: string[];
   position: number;
   total: number;
   claim: string;
-  nextClaim?: string;
+  /** Claims after this one, so their queries can be rewritten if this one is corrected. */
+  later: string[];
   query: string;
   round: number;
   finalRound: boolean;
@@ -183,18 +186,14 @@ export interface CheckInput {
 }
 
 export function checkMessages(x: CheckInput): ChatMessage[] {
-  const queryRule = x.finalRound
-    ? (x.nextClaim ? '"nextQuery": a short, specific web search query for checking the next claim (shown below), taking the outcome of the claims so far into account.' : '"nextQuery": "".')
-    : '"sufficient": true when the evidence settles this claim. If true, ' +
-      (x.nextClaim ? '"nextQuery" is a short, specific web search query for checking the next claim (shown below), taking the outcome of the claims so far into account.' : '"nextQuery" is "".') +
-      ' If false, "nextQuery" is a different query that would find what is still missing for THIS claim.';
   return [
     system(
       'You fact-check one claim from a passage the user highlighted, against retrieved evidence. Claims before it are already checked.',
       '"verdict": "supported" if the evidence confirms the claim; "corrected" if a detail is wrong and the evidence shows the right one; "refuted" if the evidence contradicts the claim as a whole; "unverifiable" if the evidence does not settle it (absence of evidence is not refutation).',
       '"corrected": the claim as it should read given the evidence (the claim unchanged when supported or unverifiable). "explanation": one short sentence saying why.',
+      '"nextQueries": only if the claim is corrected or refuted, one short, specific web search query for each later claim (shown below), in order, taking the correction into account; [] otherwise.',
       '"citations": the evidence you relied on, each with its id (P1, P2, …) and "quote", a short span (at most 25 words) copied exactly from that passage.',
-      queryRule,
+      roundRule(x.finalRound, 'claim'),
       x.withPassage
         ? `This is the last claim. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}also write "correctedPassage": the highlighted passage with every corrected or refuted claim fixed (including those checked before), keeping its wording, style and language elsewhere, with evidence ids like [P1] right after each fix that this message's evidence supports.${x.finalRound ? '' : ' If "sufficient" is false, "correctedPassage" is "".'}`
         : '',
@@ -203,9 +202,9 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
       role: 'user',
       content:
         `Highlighted passage:\n${dataBlock({ kind: 'selection' }, x.selection, 4000)}\n\n` +
-        (x.before.length ? `Claims checked so far:\n${numbered(x.before.map((b) => `${b.claim} → ${b.verdict}${changesText(b.verdict) ? `: ${b.corrected}` : ''}`))}\n\n` : '') +
+        (x.before.length ? `Claims checked so far, as they now stand:\n${numbered(x.before)}\n\n` : '') +
         `Current claim: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nClaim: ${x.claim}\n` +
-        (x.nextClaim ? `Next claim: ${x.nextClaim}\n` : '') +
+        (x.later.length ? `Later claims:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
         `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}`,
     },
   ];

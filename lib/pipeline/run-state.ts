@@ -81,6 +81,13 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
           quotes: ev.quotes,
         })),
       };
+    case 'speculation':
+      return {
+        ...r,
+        steps: updateStep(r, ev.index, (s) => (ev.outcome === 'accepted' ? { ...s, speculative: true } : { ...s, discarded: [...(s.discarded ?? []), ev.reason] })),
+      };
+    case 'speculation-off':
+      return { ...r, speculationOff: ev.reason };
     case 'citation-dropped':
       return { ...r, droppedCitations: r.droppedCitations + 1 };
     case 'answer-delta':

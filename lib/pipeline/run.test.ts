@@ -118,7 +118,7 @@ describe('executeRun', () => {
       run: live,
       llm: world.llm,
       library: curieLibrary(),
-      settings: pipelineSettings(),
+      settings: pipelineSettings({ speculate: false }),
       signal: ctrl.signal,
       emit: (ev: RunEvent) => {
         live = applyEvent(live, ev);
@@ -133,11 +133,13 @@ describe('executeRun', () => {
     expect(canResume(stored)).toBe(true);
     const lib = curieLibrary();
     const events: RunEvent[] = [];
-    const done = await executeRun({ run: stored, llm: world.llm, library: lib, settings: pipelineSettings(), emit: (ev) => void events.push(ev) });
+    const done = await executeRun({ run: stored, llm: world.llm, library: lib, settings: pipelineSettings({ speculate: false }), emit: (ev) => void events.push(ev) });
     const stages = world.server.chatRequests().slice(before).map((q) => q.stage);
     expect(stages).toEqual(['revise', 'revise']); // steps 2 and 3 only: no gate, no draft, no step 1
     expect(events[0]).toEqual({ type: 'resume' });
-    expect(lib.requests[0].query).toContain('born in Warsaw in 1867'); // the query step 1 wrote, from the checkpoint
+    // Step 1 changed, so it rewrote step 2's query: the checkpoint held it, and it was used.
+    expect(done.steps[1]?.queries[0]?.query).toContain('born in Warsaw in 1867');
+    expect(lib.requests.map((q) => q.query)).toContain(done.steps[1]?.queries[0]?.query);
     expect(done.status).toBe('done');
     expect(done.steps.map((s) => s.revised)).toEqual(['Marie Curie was born in Warsaw in 1867.', 'She married Pierre Curie in 1895.', 'She discovered radium.']);
     expect(done.answer).toMatch(/\[1\]/);
@@ -161,12 +163,12 @@ describe('executeRun', () => {
     let fail = true;
     let revises = 0;
     world.server.setResponder((req) => (req.stage === 'revise' && ++revises === 2 && fail ? { fault: { kind: 'status', status: 401 } } : base(req)));
-    const r = await runOnce(world, Q, curieLibrary());
+    const r = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
     expect(r.run.status).toBe('error');
     expect(r.run.steps.map((s) => s.status)).toEqual(['revised', 'running', 'pending']);
     fail = false;
     const before = world.server.chatRequests().length;
-    const again = await executeRun({ run: r.run, llm: world.llm, library: curieLibrary(), settings: pipelineSettings(), emit: () => {} });
+    const again = await executeRun({ run: r.run, llm: world.llm, library: curieLibrary(), settings: pipelineSettings({ speculate: false }), emit: () => {} });
     expect(again.status).toBe('done');
     expect(again.error).toBeUndefined();
     expect(world.server.chatRequests().slice(before).map((q) => q.stage)).toEqual(['revise', 'revise']);

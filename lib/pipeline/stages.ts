@@ -47,9 +47,12 @@ function textList(keys: string[]) {
   }, z.array(z.string()));
 }
 
+const hasText = (v: unknown): boolean => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number';
+
+// Preprocessing (not transforms) keeps every schema representable as JSON Schema for the model.
 const citations = z.preprocess(
-  (v) => (Array.isArray(v) ? v.map((c) => (typeof c === 'string' ? { id: c, quote: '' } : c)).filter((c) => c && typeof c === 'object') : []),
-  z.array(z.object({ id: text, quote: text })).transform((cs) => cs.filter((c) => c.id)),
+  (v) => (Array.isArray(v) ? v.map((c) => (typeof c === 'string' ? { id: c, quote: '' } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).id)) : []),
+  z.array(z.object({ id: text, quote: text })),
 );
 
 // ---- the stages ----
@@ -58,48 +61,77 @@ export const gateStage = z.object({
   label,
   question: text,
   subQuestions: z.preprocess(
-    (v) => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? { question: s } : s)) : []),
-    z.array(z.object({ question: text, confidence, dependsOnPrevious: flag(false) })).transform((s) => s.filter((x) => x.question)),
+    (v) => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? { question: s } : s)).filter((s) => s && typeof s === 'object' && hasText((s as Record<string, unknown>).question)) : []),
+    z.array(z.object({ question: text, confidence, dependsOnPrevious: flag(false) })),
   ),
   confidence,
 });
 
-const claimItem = z.preprocess((c) => (typeof c === 'string' ? { claim: c, sentence: c } : c), z.object({ claim: text, sentence: text }));
+const claimItem = z.object({ claim: text, sentence: text });
 export const claimsStage = z.object({
   label: z.preprocess((v) => (typeof v === 'string' && /^(clear|incomplete|ambiguous)/i.test(v.trim()) ? v : 'clear'), label),
-  claims: z.preprocess((v) => (typeof v === 'string' ? splitSentences(v) : v), z.array(claimItem)).transform((cs) => cs.filter((c) => c.claim)),
+  claims: z.preprocess((v) => {
+    const list = typeof v === 'string' ? splitSentences(v) : v;
+    if (!Array.isArray(list)) return v;
+    return list.map((c) => (typeof c === 'string' ? { claim: c, sentence: c } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).claim));
+  }, z.array(claimItem)),
   confidence,
   query: text,
 });
 
 export const answerStage = z.object({ answer: text.refine((a) => a.length > 0, 'answer is empty') });
 
-export const draftStage = z.object({
-  steps: textList(['text', 'step', 'thought']).refine((s) => s.length > 0, 'steps is empty'),
-  query: text,
-});
+/** A query per step; an older single `query` counts as the first step's. */
+const queryList = z.preprocess((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []), textList(['query', 'text']));
 
+export const draftStage = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('queries' in v) && 'query' in v ? { ...v, queries: (v as { query: unknown }).query } : v),
+  z.object({
+    steps: textList(['text', 'step', 'thought']).refine((s) => s.length > 0, 'steps is empty'),
+    queries: queryList,
+  }),
+);
+
+/** `nextQuery` (one query, older replies) counts as the next step's; `retryQuery` falls back to
+ * it when the step asked for another round. */
+function withQueryFields(v: unknown): unknown {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  const out = { ...o };
+  const retry = o.sufficient === false || o.sufficient === 'false' || o.sufficient === 'no';
+  if (!('nextQueries' in o) && typeof o.nextQuery === 'string') out.nextQueries = o.nextQuery && !retry ? [o.nextQuery] : [];
+  if (!('retryQuery' in o) && typeof o.nextQuery === 'string' && retry) out.retryQuery = o.nextQuery;
+  return out;
+}
+
+/** Field order is the order the model writes them: `kept` first, so a caller knows within a few
+ * tokens whether the step stands (speculative revision schedules on it); then the revision and,
+ * only if the step changed, fresh queries for the later steps (so the next retrieval can start
+ * while the rest streams); citations and the sufficiency judgement; a query for another round. */
 const reviseBase = {
-  revised: text.refine((r) => r.length > 0, 'revised is empty'),
+  kept: flag(false),
+  revised: text,
+  nextQueries: queryList,
   citations,
   sufficient: flag(true),
-  nextQuery: text,
+  retryQuery: text,
 };
-export const reviseStage = z.object(reviseBase);
+export const reviseStage = z.preprocess(withQueryFields, z.object(reviseBase));
 /** The last step also writes the answer. */
-export const reviseFinalStage = z.object({ ...reviseBase, answer: text });
+export const reviseFinalStage = z.preprocess(withQueryFields, z.object({ ...reviseBase, answer: text }));
 
 const checkBase = {
   verdict: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(VERDICTS)),
   corrected: text,
   explanation: text,
+  nextQueries: queryList,
   citations,
   sufficient: flag(true),
-  nextQuery: text,
+  retryQuery: text,
 };
-export const checkStage = z.object(checkBase);
+export const checkStage = z.preprocess(withQueryFields, z.object(checkBase));
 /** The last check also writes the corrected passage. */
-export const checkFinalStage = z.object({ ...checkBase, correctedPassage: text });
+export const checkFinalStage = z.preprocess(withQueryFields, z.object({ ...checkBase, correctedPassage: text }));
 
 export type GateOut = z.output<typeof gateStage>;
 export type ClaimsOut = z.output<typeof claimsStage>;

@@ -55,6 +55,12 @@ export interface GateDecision {
 }
 
 
+/** Why a speculative revision was discarded. */
+export type DiscardReason = 'earlier-changed' | 'context-changed' | 'server-queues' | 'server-limits';
+
+/** Why speculative revision is off for a run (said in the trace). */
+export type SpeculationOff = 'setting' | 'one-at-a-time' | 'queueing' | 'rate-limit';
+
 export type StepStatus = 'pending' | 'running' | 'revised' | 'unchanged' | 'malformed';
 
 export interface StepQuery {
@@ -83,6 +89,10 @@ export interface StepState {
   sentence?: string;
   verdict?: Verdict;
   note?: string;
+  /** Revised speculatively (in parallel with the steps before it) and kept. */
+  speculative?: boolean;
+  /** Speculative revisions of this step that were discarded, with why. */
+  discarded?: DiscardReason[];
 }
 
 /** A numbered source of the final answer, in order of first use. */
@@ -173,6 +183,8 @@ export interface Run {
    * the passage ids each one rests on). The composed answer is `answer`. */
   partAnswers?: PartAnswer[];
   droppedCitations: number;
+  /** Set when speculative revision was off for a reason the user did not choose. */
+  speculationOff?: SpeculationOff;
   usage?: Usage;
   error?: RunError;
 }
@@ -192,6 +204,9 @@ export type RunEvent =
   | { type: 'revision-delta'; index: number; text: string }
   | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string> }
   | { type: 'citation-dropped'; index: number; passageId: string; reason: string }
+  /** A speculative revision of a step was kept (its context was exact) or discarded. */
+  | { type: 'speculation'; index: number; outcome: 'accepted' } | { type: 'speculation'; index: number; outcome: 'discarded'; reason: DiscardReason }
+  | { type: 'speculation-off'; reason: SpeculationOff }
   | { type: 'answer-delta'; text: string }
   /** A half-streamed answer is dropped (it is about to be written again). */
   | { type: 'answer-reset' }

@@ -4,9 +4,9 @@
  * verdict, and the last check also writes the corrected passage. Calls: 1 + n for n claims with
  * one round each. The page the selection came from is never evidence for itself. */
 import { DeltaTracker } from '../llm/partial-json';
-import { changesText } from '../verdicts';
+import { changesText, isVerdict } from '../verdicts';
 import { stripMarkers, type AliasMap } from './citations';
-import { runChain, type Chain, type StepCaller } from './chain';
+import { newChain, runChain, type StepCaller } from './chain';
 import { compose } from './compose';
 import { stepsOfPart, type Ctx } from './context';
 import { gateSelection } from './gate';
@@ -16,45 +16,57 @@ import { checkFinalStage, checkStage, stage, type StageSpec } from './stages';
 import type { ClaimResult, RunInput } from './types';
 
 function checkCaller(ctx: Ctx, selection: string): StepCaller {
-  return async (a, partial) => {
-    const call = <T>(spec: StageSpec<T>) => ctx.llm.json({
-      ...spec,
-      messages: checkMessages({
+  return {
+    prompt: (a) =>
+      checkMessages({
         selection,
-        before: a.before.map((s) => ({ claim: s.draft, verdict: s.verdict ?? 'unverifiable', corrected: s.revised ?? s.draft })),
+        before: a.before.map((s) => s.revised ?? s.draft),
         position: a.position,
         total: a.total,
         claim: a.step.draft,
-        nextClaim: a.next?.draft,
+        later: a.later.map((s) => s.draft),
         query: a.query,
         round: a.round,
         finalRound: a.finalRound,
         passages: a.passages,
         withPassage: a.withFinal,
       }),
-      temperature: 0,
-      maxTokens: 700 + (a.withFinal ? Math.ceil(selection.length / 2) + 200 : 0),
-      signal: ctx.signal,
-      onUsage: ctx.onUsage,
-      onPartial: (p) => {
-        const o = (p ?? {}) as Record<string, unknown>;
-        partial({
-          revised: typeof o.corrected === 'string' ? o.corrected : undefined,
-          final: typeof o.correctedPassage === 'string' ? o.correctedPassage : undefined,
-          sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined,
+    async call(a, messages, partial, signal) {
+      const call = <T>(spec: StageSpec<T>) =>
+        ctx.llm.json({
+          ...spec,
+          messages,
+          temperature: 0,
+          maxTokens: 700 + (a.withFinal ? Math.ceil(selection.length / 2) + 200 : 0),
+          signal,
+          onUsage: ctx.onUsage,
+          onPartial: (p) => {
+            const o = (p ?? {}) as Record<string, unknown>;
+            const verdict = typeof o.verdict === 'string' ? o.verdict.trim().toLowerCase() : '';
+            partial({
+              // The verdict comes first: whether the claim's text stands is known at once.
+              kept: isVerdict(verdict) ? !changesText(verdict) : undefined,
+              revised: typeof o.corrected === 'string' ? o.corrected : undefined,
+              nextQueries: Array.isArray(o.nextQueries) ? o.nextQueries.filter((q): q is string => typeof q === 'string') : undefined,
+              final: typeof o.correctedPassage === 'string' ? o.correctedPassage : undefined,
+              sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined,
+            });
+          },
         });
-      },
-    });
-    const out = a.withFinal ? await call(stage('check', checkFinalStage)) : { ...(await call(stage('check', checkStage))), correctedPassage: '' };
-    return {
-      revised: changesText(out.verdict) && out.corrected ? stripMarkers(out.corrected) : a.step.draft,
-      citations: out.citations,
-      sufficient: out.sufficient,
-      nextQuery: out.nextQuery,
-      final: out.correctedPassage,
-      verdict: out.verdict,
-      note: out.explanation || undefined,
-    };
+      const out = a.withFinal ? await call(stage('check', checkFinalStage)) : { ...(await call(stage('check', checkStage))), correctedPassage: '' };
+      const kept = !changesText(out.verdict);
+      return {
+        kept,
+        revised: !kept && out.corrected ? stripMarkers(out.corrected) : a.step.draft,
+        nextQueries: out.nextQueries,
+        citations: out.citations,
+        sufficient: out.sufficient,
+        retryQuery: out.retryQuery,
+        final: out.correctedPassage,
+        verdict: out.verdict,
+        note: out.explanation || undefined,
+      };
+    },
   };
 }
 
@@ -80,10 +92,12 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
     });
     ctx.emit({ type: 'gate', decision });
     ctx.emit({ type: 'draft', steps: claims.map((c) => ({ text: c.claim, sentence: c.sentence || c.claim })) });
-    ctx.emit({ type: 'query', index: 0, round: 1, query: query || fallbackQuery(claims[0]?.claim ?? selection, '') });
+    // The first claim's query is the model's; the others' are made from their own words until a
+    // correction rewrites them.
+    claims.forEach((c, i) => ctx.emit({ type: 'query', index: i, round: 1, query: (i === 0 && query) || fallbackQuery(c.claim, '') }));
   }
 
-  const chain: Chain = { question: selection, caller: checkCaller(ctx, selection), streamFinal: true, verify: true, origin: input.page };
+  const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection), streamFinal: true, verify: true, origin: input.page });
   const final = await runChain(ctx, chain);
   if (final) return emitResult(ctx, final.raw, final.aliases, final.index);
 

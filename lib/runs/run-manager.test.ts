@@ -96,7 +96,7 @@ describe('RunManager', () => {
 
   it('Retry continues a failed run from its last checkpoint; Run again starts over', async () => {
     world = await startWorld({});
-    const { manager, store } = setup(world);
+    const { manager, store } = setup(world, { settings: withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' }, pipeline: { speculate: false } }) });
     // The third revise call fails for good (the server's 500s outlast the client's retries).
     let revises = 0;
     const script = pipelineResponder({ steps, facts });

@@ -19,7 +19,8 @@ test('a run survives the browser stopping the worker mid-run: it resumes from it
   await tab.goto(harness.site.url('/articles/marie-curie.html'));
   harness.llm.setResponder(scenario);
   harness.llm.setLatency({ firstTokenMs: 300, tokensPerSec: 200 });
-  await configureForHarness();
+  // One step after another, so that the worker stops between two checkpoints.
+  await configureForHarness({ pipeline: { speculate: false } });
   const panel = await openPanel();
   await ask(panel, 'Tell me about Marie Curie’s life.');
   // Wait until the first step is revised and checkpointed, then stop the worker.

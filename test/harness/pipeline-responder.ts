@@ -67,8 +67,9 @@ export interface PipelineScenario {
    * Before that, the step asks again with `retryQuery` (default: the fact's phrase). */
   roundsNeeded?: number | number[];
   retryQuery?: (step: number, round: number) => string;
-  /** The query for the next step, from the revised current step and the next draft (default:
-   * both joined). Lets a test see which text the query was built from. */
+  /** The query for a step: written by the draft (from the step's draft: `nextQuery('', draft)`),
+   * or rewritten by an earlier step that changed (`nextQuery(revisedCurrent, laterDraft)`).
+   * Default: both joined. Lets a test see which text a query was built from. */
   nextQuery?: (revisedCurrent: string, nextDraft: string) => string;
   /** The answer written with the last step (evidence markers are appended). Default: the revised
    * steps joined. */
@@ -144,10 +145,10 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         return { json: { answer: typeof sc.answer === 'function' ? sc.answer(question) : (sc.answer ?? `Direct answer to: ${question}`) } };
       case 'draft': {
         const steps = typeof sc.steps === 'function' ? sc.steps(question) : (sc.steps ?? [`Think about: ${question}`]);
-        return { json: { steps, query: steps[0] } };
+        return { json: { steps, queries: steps.map((st) => (sc.nextQuery ? sc.nextQuery('', st) : st)) } };
       }
       case 'revise':
-        return { json: revise(sc, req.system, user, blocks) };
+        return { json: revise(sc, req.system, user) };
       case 'claims': {
         const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
         const claims = sc.claims ?? sentences(selection).map((s) => ({ claim: s, sentence: s }));
@@ -183,28 +184,44 @@ function roundsNeeded(sc: PipelineScenario, step: number): number {
   return typeof r === 'number' ? r : (r[step] ?? 1);
 }
 
-function revise(sc: PipelineScenario, system: string, user: string, blocks: DataBlock[]) {
+/** Numbered lines under a heading ("Steps so far (fixed):", "Later steps (drafts):"). */
+function listUnder(text: string, heading: string): string[] {
+  const at = text.indexOf(`${heading}\n`);
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const l of text.slice(at + heading.length + 1).split('\n')) {
+    const m = /^\d+\. (.*)$/.exec(l);
+    if (!m) break;
+    out.push(m[1] as string);
+  }
+  return out;
+}
+
+function revise(sc: PipelineScenario, system: string, user: string) {
   const pos = /^Current step: (\d+) of (\d+)(?: \(search round (\d+)\))?/m.exec(user);
   const step = pos ? Number(pos[1]) - 1 : 0;
   const round = pos?.[3] ? Number(pos[3]) : 1;
   const draft = line(user, 'Draft of the current step') ?? '';
-  const nextDraft = line(user, 'Draft of the next step') ?? '';
-  const evidence = blocks.filter((b) => b.attrs.id && b.attrs.origin);
+  const later = listUnder(user, 'Later steps (drafts):');
+  const evidenceText = user.split('\n\nEvidence found for the earlier steps')[0] ?? user;
+  const evidence = dataBlocks(evidenceText).filter((b) => b.attrs.id && b.attrs.origin);
   const facts = (sc.facts ?? []).filter((f) => f.step === undefined || f.step === step);
   const hits = facts.map((f) => ({ f, c: find(evidence, f.phrase) })).filter((h) => h.c);
   const fact = hits[0]?.f ?? facts[0];
   const finalRound = !/"sufficient": true when/.test(system);
   const sufficient = round >= roundsNeeded(sc, step) && (hits.length > 0 || !facts.length);
   const revised = hits.length ? (fact?.revised ?? draft) : draft;
+  const kept = revised === draft;
   const citations = [...hits.map((h) => h.c as { id: string; quote: string }), ...(sc.bogusCitations ?? [])];
   const forNext = sufficient || finalRound;
-  const nextQuery = forNext ? (nextDraft ? (sc.nextQuery ? sc.nextQuery(revised, nextDraft) : `${revised} ${nextDraft}`) : '') : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
-  const out: Record<string, unknown> = { revised, citations, sufficient, nextQuery };
+  const nextQueries = !kept && forNext ? later.map((d) => (sc.nextQuery ? sc.nextQuery(revised, d) : `${revised} ${d}`)) : [];
+  const retryQuery = forNext ? '' : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
+  const out: Record<string, unknown> = { kept, revised: kept ? '' : revised, nextQueries, citations, sufficient, retryQuery };
   if (/This is the last step\./.test(system)) {
-    // Earlier revised steps end with the ids of their evidence ("2. She married … [P3]").
-    const beforeLines = [...user.matchAll(/^\d+\. (.*)$/gm)].map((m) => m[1]);
-    const before = beforeLines.map((l) => l.replace(/\s*\[[^\]]*\]$/, ''));
-    const earlierIds = beforeLines.flatMap((l) => /\[([^\]]*)\]$/.exec(l)?.[1].split(/,\s*/) ?? []);
+    const before = listUnder(user, 'Steps so far (fixed):');
+    // In the answer, cite the evidence found for earlier steps that holds one of their facts.
+    const allBlocks = dataBlocks(user).filter((b) => b.attrs.id);
+    const earlierIds = (sc.facts ?? []).filter((f) => f.step !== undefined && f.step < step).flatMap((f) => find(allBlocks, f.phrase)?.id ?? []);
     const ids = [...new Set([...earlierIds, ...hits.map((h) => h.c?.id as string)])];
     const body = sc.finalAnswer ?? [...before, revised].join(' ');
     out.answer = forNext ? `${body}${ids.length ? ` [${ids.join(', ')}]` : ''}` : '';
@@ -217,7 +234,7 @@ function check(sc: PipelineScenario, system: string, user: string, blocks: DataB
   const i = pos ? Number(pos[1]) - 1 : 0;
   const round = pos?.[3] ? Number(pos[3]) : 1;
   const claimText = line(user, 'Claim') ?? '';
-  const nextClaim = line(user, 'Next claim') ?? '';
+  const laterClaims = listUnder(user, 'Later claims:');
   const c = sc.claims?.find((x) => x.claim === claimText) ?? sc.claims?.[i];
   const evidence = blocks.filter((b) => b.attrs.id);
   const hit = c?.phrase ? find(evidence, c.phrase) : undefined;
@@ -229,9 +246,10 @@ function check(sc: PipelineScenario, system: string, user: string, blocks: DataB
     verdict,
     corrected,
     explanation: c?.explanation ?? `${verdict} by the evidence`,
+    nextQueries: (verdict === 'corrected' || verdict === 'refuted') && (sufficient || finalRound) ? laterClaims : [],
     citations: [...(hit ? [hit] : []), ...(sc.bogusCitations ?? [])],
     sufficient,
-    nextQuery: sufficient || finalRound ? nextClaim : (c?.phrase ?? claimText),
+    retryQuery: sufficient || finalRound ? '' : (c?.phrase ?? claimText),
   };
   if (/This is the last claim\./.test(system)) {
     const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';

@@ -1,0 +1,54 @@
+/** One chain's retrievals, memoised by request: a query asked again (a prefetch, a speculative
+ * step, the exact step that replaces it) reuses the same result, so passages do not change under
+ * a step between the moment its prompt is predicted and the moment it is checked. */
+import type { Passage } from '../retrieval/types';
+import { raceAbort, type Ctx } from './context';
+import { sameDocument } from './refine';
+import type { PageContext } from './types';
+
+export class RetrievalCache {
+  private memo = new Map<string, Promise<Passage[]>>();
+
+  constructor(
+    private readonly ctx: Pick<Ctx, 'library' | 'signal' | 'emit'>,
+    /** Verify mode: the page under verification, never evidence for itself. */
+    private readonly origin?: PageContext,
+  ) {}
+
+  get(query: string, round: number, seed: Passage[], k: number): Promise<Passage[]> {
+    const key = JSON.stringify([query, round, round > 1 ? seed.map((p) => p.id) : [], k]);
+    let p = this.memo.get(key);
+    if (!p) {
+      p = this.fetch(query, round, seed, k);
+      this.memo.set(key, p);
+    }
+    return p;
+  }
+
+  /** Start a retrieval that a later step will probably need. */
+  prefetch(query: string, k: number): void {
+    // Whoever needs it later awaits the same promise and sees its failure; a cancelled run's
+    // prefetch has no one to tell.
+    if (query.trim()) this.get(query, 1, [], k).catch(() => undefined);
+  }
+
+  private async fetch(query: string, round: number, seed: Passage[], k: number): Promise<Passage[]> {
+    const { ctx } = this;
+    try {
+      const res = await raceAbort(ctx.library.retrieve({ query, k, round, seed, signal: ctx.signal }), ctx.signal);
+      if (res.sources.length || res.errors.length) ctx.emit({ type: 'library', sources: res.sources, errors: res.errors });
+      // The library should already leave the origin out; we do not rely on it.
+      const origin = this.origin;
+      return origin ? res.passages.filter((p) => !isOrigin(p, origin)) : res.passages;
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      // A failing library is reported in the trace; the step goes on without evidence.
+      ctx.emit({ type: 'library', sources: [], errors: [{ provider: 'library', message: err instanceof Error ? err.message : String(err) }] });
+      return [];
+    }
+  }
+}
+
+export function isOrigin(p: Passage, page: PageContext): boolean {
+  return sameDocument(p.url, page.url) || (page.tabId !== undefined && p.tabId === page.tabId);
+}

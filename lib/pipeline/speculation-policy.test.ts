@@ -1,0 +1,80 @@
+/** When speculative revision is used: on by default, off by itself for a model that answers one
+ * request at a time or a server that queues or rate-limits parallel requests, and said so. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLlmClient } from '../llm/client';
+import type { LlmClient } from '../llm/types';
+import { llmSettings, pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
+import { startQueueingProxy, type QueueingProxy } from '../../test/harness/queueing-proxy.ts';
+import { executeRun } from './run';
+import { newRun } from './run-state';
+import { resetSpeculationPolicy } from './speculate';
+import { createMemoryLibrary } from './testing/memory-library';
+
+const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite'];
+const DOCS = WORDS.map((w, i) => ({ url: `https://example.org/${w}`, title: w, text: `${w} is mineral number ${i + 1}.` }));
+const scenario = { steps: WORDS.map((w) => `The archive holds ${w}.`), facts: WORDS.map((w, step) => ({ step, phrase: `${w} is mineral` })) };
+
+let world: TestWorld | undefined;
+let proxy: QueueingProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  await world?.close();
+  world = proxy = undefined;
+  resetSpeculationPolicy();
+});
+
+async function ask(llm: LlmClient) {
+  return executeRun({ run: newRun('s', 'ask', { text: 'What does the archive hold?' }, 0), llm, library: createMemoryLibrary(DOCS), settings: pipelineSettings({ maxSteps: 4 }), emit: () => {} });
+}
+
+describe('when to speculate', () => {
+  it('a server that serves requests in parallel: on, nothing said', async () => {
+    world = await startWorld(scenario, { latency: { firstTokenMs: 300, tokensPerSec: 400 } });
+    const r = await ask(world.llm);
+    expect(r.status).toBe('done');
+    expect(r.speculationOff).toBeUndefined();
+    expect(r.steps.filter((s) => s.speculative)).toHaveLength(3);
+  });
+
+  it('a local server that answers one request at a time: detected, turned off, said, and remembered', async () => {
+    world = await startWorld(scenario, { latency: { firstTokenMs: 300, tokensPerSec: 400 } });
+    proxy = await startQueueingProxy(world.server.baseURL);
+    const llm = createLlmClient(llmSettings(proxy.baseURL));
+    const first = await ask(llm);
+    expect(first.status).toBe('done');
+    expect(first.speculationOff).toBe('queueing');
+    expect(proxy.stats().maxInFlight).toBe(1);
+    // The next run against the same endpoint does not try again.
+    const before = proxy.stats().forwarded;
+    const second = await ask(createLlmClient(llmSettings(proxy.baseURL)));
+    expect(second.speculationOff).toBe('queueing');
+    expect(second.steps.some((s) => s.speculative || s.discarded)).toBe(false);
+    expect(proxy.stats().forwarded - before).toBe(2 + WORDS.length);
+  });
+
+  it('a server that rate-limits parallel requests: turned off and said', async () => {
+    world = await startWorld(scenario, { latency: { firstTokenMs: 200, tokensPerSec: 400 } });
+    proxy = await startQueueingProxy(world.server.baseURL, 'reject');
+    // No retries: the first 429 a speculative request meets is final for it.
+    const r = await ask(createLlmClient(llmSettings(proxy.baseURL), { maxRetries: 0 }));
+    expect(r.status).toBe('done');
+    expect(r.speculationOff).toBe('rate-limit');
+    expect(r.steps.map((s) => s.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  });
+
+  it('a model that answers one request at a time (Chrome’s built-in model) never speculates, and says so', async () => {
+    world = await startWorld(scenario);
+    const serial: LlmClient = { ...world.llm, json: world.llm.json, chat: world.llm.chat, embed: world.llm.embed, usage: world.llm.usage, serial: true };
+    const r = await ask(serial);
+    expect(r.speculationOff).toBe('one-at-a-time');
+    expect(r.steps.some((s) => s.speculative)).toBe(false);
+    expect(world.server.chatRequests().filter((q) => q.stage === 'revise')).toHaveLength(WORDS.length);
+  });
+
+  it('the setting turns it off without a word in the trace', async () => {
+    world = await startWorld(scenario);
+    const r = await executeRun({ run: newRun('s', 'ask', { text: 'What does the archive hold?' }, 0), llm: world.llm, library: createMemoryLibrary(DOCS), settings: pipelineSettings({ maxSteps: 4, speculate: false }), emit: () => {} });
+    expect(r.speculationOff).toBeUndefined();
+    expect(r.steps.some((s) => s.speculative)).toBe(false);
+  });
+});

@@ -1,0 +1,70 @@
+/** Speculative revision in the extension: later steps are checked in parallel, a step that
+ * changes discards the checks made on its draft (and the trace says so), and Cancel stops every
+ * call at once. */
+import { expect, test } from './fixtures.ts';
+import { pipelineResponder } from '../harness/pipeline-responder.ts';
+import type { Page } from '@playwright/test';
+
+const STEPS = ['Marie Curie was born in Warsaw in 1867.', 'She moved to Paris in 1890.', 'She won the Nobel Prize in Physics in 1903.', 'She won the Nobel Prize in Chemistry in 1911.'];
+
+async function ask(panel: Page, q: string) {
+  const box = panel.getByRole('textbox', { name: 'Question' });
+  await box.fill(q);
+  await box.press('Enter');
+}
+
+test('later steps are checked in parallel; a step that changed discards the checks made on its draft, and the trace says so', async ({ harness, configureForHarness, openPanel }) => {
+  harness.llm.setResponder(
+    pipelineResponder({
+      gate: { label: 'clear', confidence: 0.1 },
+      steps: STEPS,
+      // Step 2 is wrong (1891, not 1890): its check says so at once.
+      facts: [{ step: 0, phrase: 'Warsaw' }, { step: 1, phrase: 'Paris', revised: 'She moved to Paris in 1891.' }, { step: 2, phrase: 'Nobel' }, { step: 3, phrase: 'Nobel' }],
+      finalAnswer: 'Marie Curie moved to Paris in 1891 and won two Nobel Prizes.',
+    }),
+  );
+  harness.llm.setLatency({ firstTokenMs: 200, tokensPerSec: 150 });
+  await configureForHarness();
+  const panel = await openPanel();
+  await ask(panel, 'Tell me about Marie Curie’s life.');
+  await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
+  // Step 2 was checked in parallel with step 1 and kept its (exact) result.
+  await expect(panel.locator('.step[data-step="1"]').getByTestId('speculative')).toBeVisible();
+  // Steps 3 and 4 had been checked on the draft of step 2: discarded, and checked again.
+  await expect(panel.locator('.step[data-step="2"]').getByTestId('speculation-discarded')).toContainText('an earlier step changed');
+  await expect(panel.locator('.step[data-step="3"]').getByTestId('speculation-discarded')).toContainText('an earlier step changed');
+  await expect(panel.getByTestId('answer')).toContainText('moved to Paris in 1891');
+  const revises = harness.llm.chatRequests().filter((r) => r.stage === 'revise');
+  // 4 exact checks, plus the 2 discarded ones.
+  expect(revises).toHaveLength(6);
+});
+
+test('Cancel in the middle of parallel checks ends the run within a second, and no request is made after it', async ({ harness, configureForHarness, openPanel }) => {
+  harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.1 }, steps: STEPS, facts: STEPS.map((_, step) => ({ step, phrase: 'Curie' })) }));
+  harness.llm.setLatency({ firstTokenMs: 100, tokensPerSec: 400 });
+  await configureForHarness();
+  const panel = await openPanel();
+  await ask(panel, 'Tell me about Marie Curie’s life.');
+  // Once the checks begin, replies slow down: several are in flight together when Cancel is pressed.
+  await expect.poll(() => harness.llm.chatRequests().some((r) => r.stage === 'revise'), { timeout: 20_000, intervals: [20] }).toBe(true);
+  harness.llm.setLatency({ firstTokenMs: 300, tokensPerSec: 5 });
+  await expect.poll(() => harness.llm.chatRequests().filter((r) => r.stage === 'revise').length, { timeout: 30_000, intervals: [50] }).toBeGreaterThanOrEqual(3);
+  expect(harness.llm.chatRequests().at(-1)?.stage).toBe('revise');
+  const sent = harness.llm.chatRequests().length;
+  // Measured in the page, from the click to the status the user reads.
+  const ms = await panel.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const status = document.querySelector('[data-testid="run-status"]') as HTMLElement;
+        const t0 = performance.now();
+        new MutationObserver(() => status.textContent === 'Cancelled' && resolve(performance.now() - t0)).observe(status, { childList: true, characterData: true, subtree: true });
+        (Array.from(document.querySelectorAll('button')).find((b) => b.textContent === 'Cancel') as HTMLButtonElement).click();
+      }),
+  );
+  test.info().annotations.push({ type: 'cancel to Cancelled (ms)', description: ms.toFixed(0) });
+  expect(ms).toBeLessThan(1000);
+  await expect(panel.getByTestId('run-status')).toHaveText('Cancelled');
+  // Nothing more is asked of the model once the run is cancelled.
+  await panel.waitForTimeout(2_500);
+  expect(harness.llm.chatRequests()).toHaveLength(sent);
+});
