@@ -53,6 +53,9 @@ export default defineConfig({
               // default). Nothing goes to Ratify's authors.
               data_collection_permissions: { required: ['websiteContent', 'browsingActivity', 'searchTerms'] },
             },
+            // Firefox for Android reads the consent from 142 (the add-on needs a sidebar, which
+            // Android lacks, but addons.mozilla.org checks the key for both).
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : {}),
