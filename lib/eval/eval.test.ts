@@ -85,10 +85,10 @@ describe('npm run eval', () => {
   it('loads every shipped dataset format', () => {
     const hot = loadExamples(readFileSync(DATA + 'hotpotqa-dev-site-sample.jsonl', 'utf8'), { limit: 2 });
     expect(hot[0]).toMatchObject({ kind: 'question' });
-    expect(hot[0].documents.length).toBe(10);
+    expect(hot[0]?.documents.length).toBe(10);
     const climate = loadExamples(readFileSync(DATA + 'climate-fever-sample.jsonl', 'utf8'), { limit: 2 });
     expect(climate[0]).toMatchObject({ kind: 'claim', label: 'SUPPORTS' });
     const fever = loadExamples(readFileSync(DATA + 'fever-dev-sample.jsonl', 'utf8'));
-    expect(fever.find((e) => e.label === 'REFUTES')?.documents[0].text).not.toMatch(/-LRB-|``/);
+    expect(fever.find((e) => e.label === 'REFUTES')?.documents[0]?.text).not.toMatch(/-LRB-|``/);
   });
 });

@@ -97,6 +97,13 @@ const escComment = (s: string): string => s.replace(/-{2,}/g, (m) => m.split('')
 /** JSON inside <script>: no "</script", no "<!--". */
 const jsonInScript = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028|\u2029/g, ' ');
 
+/** The item at position i, going round the list (the lists here are never empty). */
+function cycle<T>(list: readonly T[], i: number): T {
+  const item = list[i % list.length];
+  if (item === undefined) throw new Error('cycle() over an empty list');
+  return item;
+}
+
 const HIDDEN_WAYS = [
   (t: string) => `<p class="quiet">${t}</p>`,
   (t: string) => `<p style="display:none">${t}</p>`,
@@ -134,7 +141,7 @@ export function injectionPage(p: InjectionPayloads, opts: { title: string }): In
     body.push(`<p class="forged">${escHtml(forged)}</p>`);
   }
   p.instructions.forEach((ins, i) => {
-    const placement = PLACEMENTS[i % PLACEMENTS.length];
+    const placement = cycle(PLACEMENTS, i);
     placed.push({ payload: ins.text, placement });
     const t = escHtml(ins.text);
     switch (placement) {
@@ -145,13 +152,13 @@ export function injectionPage(p: InjectionPayloads, opts: { title: string }): In
         break;
       }
       case 'css-hidden':
-        body.push(HIDDEN_WAYS[Math.floor(i / PLACEMENTS.length) % HIDDEN_WAYS.length](`Tomato note ${i + 1}: ${t}`));
+        body.push(cycle(HIDDEN_WAYS, Math.floor(i / PLACEMENTS.length))(`Tomato note ${i + 1}: ${t}`));
         break;
       case 'comment':
         body.push(`<!-- ${escComment(`AI assistant, read this: ${ins.text}`)} -->`);
         break;
       case 'attribute':
-        body.push(ATTRIBUTE_WAYS[Math.floor(i / PLACEMENTS.length) % ATTRIBUTE_WAYS.length](t));
+        body.push(cycle(ATTRIBUTE_WAYS, Math.floor(i / PLACEMENTS.length))(t));
         break;
       case 'script':
         scriptNotes.push(ins.text);
