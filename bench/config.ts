@@ -20,6 +20,8 @@ export interface BenchOptions {
   questions: number;
   /** Of those, how many also run part 2 (the gate's economics). */
   gateQuestions: number;
+  /** Of those, how many run part 5 (sequential vs speculative revision, 0/1/3/all steps changed). */
+  speculationQuestions: number;
   /** Draft steps (Ratify) and draft paragraphs (reference). */
   steps: number;
   /** Runs in flight at once (0 = all). */
@@ -49,6 +51,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   speed: 1,
   questions: 50,
   gateQuestions: 50,
+  speculationQuestions: 50,
   steps: 6,
   concurrency: 0,
   pageChars: 3000,
@@ -76,6 +79,7 @@ Latency model (model time; defaults in brackets):
 Workload:
   --questions N           HotpotQA questions, half bridge, half comparison [50]
   --gate-questions N      of those, how many run part 2 (the gate) [50]
+  --speculation-questions N  of those, how many run part 5 (speculative revision) [50]
   --steps N               draft steps / paragraphs [6]
   --concurrency N         runs in flight at once, 0 = all [0]
   --page-chars N          reference: fetched page length floor, 0 = top paragraph only [3000]
@@ -101,6 +105,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       speed: { type: 'string' },
       questions: { type: 'string' },
       'gate-questions': { type: 'string' },
+      'speculation-questions': { type: 'string' },
       steps: { type: 'string' },
       concurrency: { type: 'string' },
       'page-chars': { type: 'string' },
@@ -137,6 +142,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     speed,
     questions,
     gateQuestions: Math.min(questions, num(v['gate-questions'], d.gateQuestions, 'gate-questions')),
+    speculationQuestions: Math.min(questions, num(v['speculation-questions'], d.speculationQuestions, 'speculation-questions')),
     steps: Math.max(1, num(v.steps, d.steps, 'steps')),
     concurrency: num(v.concurrency, d.concurrency, 'concurrency'),
     pageChars: num(v['page-chars'], d.pageChars, 'page-chars'),

@@ -37,6 +37,10 @@ export interface RunMetrics {
 export interface RatifyMetrics extends RunMetrics {
   /** First draft/answer text, not counting the gate line. */
   firstContentMs: number;
+  /** From the draft's end to the first committed step, model ms. */
+  firstStepAfterDraftMs: number;
+  speculative: number;
+  discarded: number;
   steps: number;
   rounds: number;
   retrieves: number;
@@ -60,6 +64,14 @@ export interface QuestionRow {
   ratify: RatifyMetrics;
 }
 
+/** Part 5: one question, one schedule, a number of the 6 steps changed. */
+export interface SpeculationRow {
+  id: string;
+  changed: number;
+  speculate: boolean;
+  ratify: RatifyMetrics;
+}
+
 export interface GateRow {
   id: string;
   /** β = 0.9 ≥ β′ = 0.5: gate, then a direct answer. */
@@ -72,9 +84,26 @@ export interface PipelineBenchResult {
   library: LibraryKind;
   questions: QuestionRow[];
   gate: GateRow[];
+  speculation: SpeculationRow[];
   /** Real seconds the batch took. */
   batchSeconds: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number };
+}
+
+/** Part 5's patterns: how many of the draft's steps the model changes. */
+export const SPECULATION_CHANGED = [0, 1, 3, 6];
+
+/** Which steps change: fixed per question (a seeded shuffle), so both schedules see the same. */
+export function changedSteps(id: string, n: number, steps: number): Set<number> {
+  let seed = 0;
+  for (const c of id) seed = (Math.imul(seed, 31) + c.charCodeAt(0)) >>> 0;
+  const order = Array.from({ length: steps }, (_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return new Set(order.slice(0, Math.min(n, steps)));
 }
 
 /** The latency model's time for one call, model ms. */
@@ -109,6 +138,9 @@ function ratifyMetrics(r: RatifyRunResult, o: BenchOptions): RatifyMetrics {
     ok: r.status === 'done',
     ...(r.error ? { error: r.error } : {}),
     firstContentMs: (r.firstContentMs ?? r.ms) * x,
+    firstStepAfterDraftMs: ((r.firstStepMs ?? r.ms) - (r.draftMs ?? 0)) * x,
+    speculative: r.speculative,
+    discarded: r.discarded,
     steps: r.steps,
     rounds: r.rounds,
     retrieves: r.retrieves,
@@ -152,16 +184,16 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
     // A generous time-out: the reference's longest calls take ~15 s of model time.
     return createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: '', timeoutMs: 300_000 / x + 60_000 }, { fetch: tagged, maxRetries: 0 });
   };
-  const settings = (betaThreshold: number): PipelineSettings => ({ ...DEFAULT_SETTINGS.pipeline, maxSteps: o.steps, betaThreshold });
+  const settings = (betaThreshold: number, speculate = DEFAULT_SETTINGS.pipeline.speculate): PipelineSettings => ({ ...DEFAULT_SETTINGS.pipeline, maxSteps: o.steps, betaThreshold, speculate });
   let libraryKind: LibraryKind = 'lib/retrieval createLibrary';
 
   const rows = new Map<string, Partial<QuestionRow>>();
   const gateRows = new Map<string, Partial<GateRow>>();
-  const runRatifyFor = async (q: BenchQuestion, key: string, beta: number, threshold: number): Promise<RatifyMetrics> => {
-    const s = settings(threshold);
+  const runRatifyFor = async (q: BenchQuestion, key: string, beta: number, threshold: number, spec?: { speculate: boolean; changed: ReadonlySet<number> }): Promise<RatifyMetrics> => {
+    const s = settings(threshold, spec?.speculate);
     const { library, kind } = questionLibrary(q, s);
     if (kind !== 'lib/retrieval createLibrary') libraryKind = kind;
-    const r = await runRatify({ q, llm: clientFor(key, ratifyResponder(q, beta)), library, settings: s, retrieveDelayMs: (l.searchMs + l.pageFetchMs) / x });
+    const r = await runRatify({ q, llm: clientFor(key, ratifyResponder(q, beta, spec?.changed)), library, settings: s, retrieveDelayMs: (l.searchMs + l.pageFetchMs) / x });
     responders.delete(key);
     return ratifyMetrics(r, o);
   };
@@ -237,6 +269,15 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
     });
   }
 
+  const speculation: SpeculationRow[] = [];
+  for (const q of qs.slice(0, o.speculationQuestions))
+    for (const changed of SPECULATION_CHANGED)
+      for (const speculate of [false, true])
+        tasks.push(async () => {
+          const ratify = await runRatifyFor(q, `spec:${q.id}:${changed}:${speculate}`, 0.2, DEFAULT_SETTINGS.pipeline.betaThreshold, { speculate, changed: changedSteps(q.id, changed, o.steps) });
+          speculation.push({ id: q.id, changed, speculate, ratify });
+        });
+
   // Warm-up (JIT, first connections) on one short gated run, not measured.
   if (qs.length) await runRatifyFor(qs[0], 'warmup', 0.9, 0.5);
   // Starts are spread out so that 200 runs do not all build their first request in the same
@@ -282,6 +323,7 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
       const g = gateRows.get(q.id) as GateRow;
       return { id: g.id, gated: g.gated, always: g.always };
     }),
+    speculation: qs.flatMap((q) => SPECULATION_CHANGED.flatMap((c) => [false, true].flatMap((sp) => speculation.filter((r) => r.id === q.id && r.changed === c && r.speculate === sp)))),
     batchSeconds,
     eventLoopDelayMs: { p50: lag.percentile(50) / 1e6, p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
   };

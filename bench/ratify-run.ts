@@ -10,32 +10,30 @@ import type { TabsAdapter } from '../lib/retrieval/tabs';
 import type { Library, RetrieveRequest } from '../lib/retrieval/types';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
 import type { Responder } from '../test/harness/fake-llm.ts';
-import { pipelineResponder, stageOf } from '../test/harness/pipeline-responder.ts';
+import { pipelineResponder } from '../test/harness/pipeline-responder.ts';
 import { sleep } from './config';
 import { shortQuery, type BenchQuestion } from './questions';
 
 /** The scripted model for Ratify's stages (test/harness/pipeline-responder.ts) with the
  * question's thoughts as the draft, citing each thought's source sentence, short queries like
- * the reference's, and a concise final answer. `beta` is the gate's confidence. */
-export function ratifyResponder(q: BenchQuestion, beta: number): Responder {
-  const inner = pipelineResponder({
+ * the reference's (one per step in the draft, and for the later steps when a step changes), and
+ * a concise final answer. `beta` is the gate's confidence. The steps in `changed` are revised
+ * (the model rewrites the thought); the others stand as drafted. */
+export function ratifyResponder(q: BenchQuestion, beta: number, changed: ReadonlySet<number> = new Set()): Responder {
+  return pipelineResponder({
     // As the gate prompt asks: a clear question is not copied back.
     gate: { label: 'clear', question: '', confidence: beta },
     answer: q.finalAnswer,
     steps: q.thoughts.map((t) => t.text),
-    facts: q.thoughts.map((t, step) => ({ step, phrase: t.phrase })),
-    nextQuery: (_revised, nextDraft) => shortQuery(nextDraft),
+    facts: q.thoughts.map((t, step) => ({ step, phrase: t.phrase, ...(changed.has(step) ? { revised: revisedThought(t.text) } : {}) })),
+    nextQuery: (_revised, draft) => shortQuery(draft),
     finalAnswer: q.finalAnswer,
   });
-  return async (req) => {
-    const reply = await inner(req);
-    // The harness drafts Q1 as the whole first step; the draft prompt asks for a short query.
-    if (stageOf(req) === 'draft' && 'json' in reply) {
-      const j = reply.json as { steps: string[]; query: string };
-      return { json: { steps: j.steps, query: shortQuery(j.steps[0] ?? q.question) } };
-    }
-    return reply;
-  };
+}
+
+/** A revision of about the thought's own length, as a model that corrects a detail writes it. */
+export function revisedThought(text: string): string {
+  return `According to the source, ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }
 
 export type LibraryKind = 'lib/retrieval createLibrary' | 'in-memory BM25 (fallback)';
@@ -91,6 +89,12 @@ export interface RatifyRunResult {
   firstVisibleMs?: number;
   /** First answer content (draft, revision or answer text), not counting the gate line. */
   firstContentMs?: number;
+  /** When the draft's steps arrived, and the first step was committed (its step-done). */
+  draftMs?: number;
+  firstStepMs?: number;
+  /** Speculative revisions kept and discarded. */
+  speculative: number;
+  discarded: number;
   answer: string;
   sources: number;
 }
@@ -102,8 +106,12 @@ export async function runRatify(o: { q: BenchQuestion; llm: LlmClient; library: 
   const t0 = performance.now();
   let firstVisibleMs: number | undefined;
   let firstContentMs: number | undefined;
+  let draftMs: number | undefined;
+  let firstStepMs: number | undefined;
   const onEvent = (ev: RunEvent) => {
     const t = performance.now() - t0;
+    if (ev.type === 'draft') draftMs ??= t;
+    if (ev.type === 'step-done') firstStepMs ??= t;
     const text = ev.type === 'draft-delta' || ev.type === 'answer-delta' || ev.type === 'revision-delta' ? ev.text.trim() : '';
     if (firstVisibleMs === undefined && (ev.type === 'gate' || (text && ev.type !== 'revision-delta'))) firstVisibleMs = t;
     if (firstContentMs === undefined && text) firstContentMs = t;
@@ -128,6 +136,10 @@ export async function runRatify(o: { q: BenchQuestion; llm: LlmClient; library: 
     ms: performance.now() - t0,
     firstVisibleMs,
     firstContentMs,
+    draftMs,
+    firstStepMs,
+    speculative: run.steps.filter((s) => s.speculative).length,
+    discarded: run.steps.reduce((n, s) => n + (s.discarded?.length ?? 0), 0),
     answer: run.answer ?? '',
     sources: run.sources.length,
   };

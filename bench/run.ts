@@ -8,6 +8,10 @@ import { HELP, parseOptions, type BenchOptions } from './config';
 import { extensionFigures, extensionPart, flatten, retrievalFigures, retrievalPart, type ExtensionFigures, type ExternalPart, type RetrievalFigures } from './external';
 import { runPipelineBench, type PipelineBenchResult } from './pipeline';
 import { summarize, type Part1Summary, type Part2Summary } from './summary';
+import { formatPart5, summarizeSpeculation, type SpeculationSummary } from './speculation-summary';
+import { table } from './table';
+
+export { table };
 
 export interface BenchReport {
   options: BenchOptions;
@@ -15,6 +19,7 @@ export interface BenchReport {
   part2: Part2Summary;
   part3: { source: string; measured: boolean; figures?: RetrievalFigures | Record<string, unknown> };
   part4: { source: string; measured: boolean; figures?: ExtensionFigures | Record<string, unknown> };
+  part5: SpeculationSummary;
   run: { batchSeconds: number; eventLoopDelayMs: PipelineBenchResult['eventLoopDelayMs'] };
   perQuestion: PipelineBenchResult['questions'];
   perQuestionGate: PipelineBenchResult['gate'];
@@ -26,12 +31,6 @@ const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const s2 = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const x2 = (r: number) => `${r.toFixed(2)}×`;
 const n0 = (n: number) => Math.round(n).toLocaleString('en-US');
-
-export function table(head: string[], rows: string[][]): string {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ');
-  return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line)].join('\n');
-}
 
 export function formatPart1(p: Part1Summary): string {
   const r = p.reference;
@@ -181,6 +180,7 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
     part2,
     part3,
     part4,
+    part5: summarizeSpeculation(pipe.speculation, pipe.questions),
     run: { batchSeconds: pipe.batchSeconds, eventLoopDelayMs: pipe.eventLoopDelayMs },
     perQuestion: pipe.questions,
     perQuestionGate: pipe.gate,
@@ -194,6 +194,7 @@ export function formatReport(r: BenchReport, perQuestion: boolean): string {
   out.push(`2. The gate's economics\n${formatPart2(r.part2)}`);
   out.push(`3. Retrieval\n${formatPart3(r.part3)}`);
   out.push(`4. The extension in Chromium\n${formatPart4(r.part4)}`);
+  out.push(`5. Speculative revision against sequential (${r.options.speculationQuestions} questions, ${r.options.steps} steps, 0/1/3/6 of them changed by the model)\n${formatPart5(r.part5)}`);
   out.push(`batch: ${r.run.batchSeconds.toFixed(1)} s real; event-loop delay p50 ${r.run.eventLoopDelayMs.p50.toFixed(1)} ms, p99 ${r.run.eventLoopDelayMs.p99.toFixed(1)} ms`);
   return out.join('\n\n');
 }

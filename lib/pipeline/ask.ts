@@ -11,7 +11,7 @@
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
 import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
-import { isBadOutput, newChain, runChain, type FinalOutput, type StepCaller } from './chain';
+import { isBadOutput, newChain, runChain, type Chain, type FinalOutput, type StepCaller } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { gateQuestion, shouldRetrieve } from './gate';
@@ -102,7 +102,7 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): S
           onUsage: ctx.onUsage,
           onPartial: (p) => {
             const o = (p ?? {}) as Record<string, unknown>;
-            partial({ kept: typeof o.kept === 'boolean' ? o.kept : undefined, revised: str(o.revised), nextQueries: strs(o.nextQueries), final: str(o.answer), sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined });
+            partial({ kept: typeof o.kept === 'boolean' ? o.kept : undefined, revised: str(o.revised), nextQueries: strs(o.nextQueries), queriesDone: 'citations' in o, final: str(o.answer), sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined });
           },
         });
       const out = a.withFinal ? await call(stage('revise', reviseFinalStage)) : { ...(await call(stage('revise', reviseStage))), answer: '' };
@@ -111,47 +111,53 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): S
   };
 }
 
-/** Draft call: steps as structured output (no split call), streamed as readable text, plus Q1. */
-async function draft(ctx: Ctx, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string): Promise<void> {
+/** Draft call: steps as structured output (no split call), streamed as readable text, each with
+ * its query; a step's evidence is fetched as soon as its query has streamed. */
+async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string): Promise<void> {
   const shown = new DeltaTracker();
-  const render = (steps: unknown): string => {
-    if (!Array.isArray(steps)) return '';
-    return steps
-      .filter((s): s is string => typeof s === 'string')
-      .map((s, i) => `${i ? '\n' : ''}${i + 1}. ${s}`)
-      .join('');
+  const k = Math.max(1, ctx.settings.passagesPerStep);
+  let fetched = 0;
+  const items = (p: unknown): { step?: unknown; query?: unknown }[] => {
+    const steps = (p as Record<string, unknown> | undefined)?.steps;
+    return Array.isArray(steps) ? steps.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object') : [];
   };
   const out = await ctx.llm.json({
     ...stage('draft', draftStage),
     messages: draftMessages(question, page, maxSteps, context),
     temperature: 0,
-    maxTokens: 200 + 120 * maxSteps,
+    maxTokens: 200 + 140 * maxSteps,
     signal: ctx.signal,
     onUsage: ctx.onUsage,
-    // Sub-questions draft in parallel: their streams would interleave, so only the single
-    // question's draft streams; parts show up whole with their draft event.
-    onPartial:
-      part === undefined
-        ? (p) => {
-            const d = shown.next(render((p as Record<string, unknown> | undefined)?.steps));
-            if (d) ctx.emit({ type: 'draft-delta', text: d });
-          }
-        : undefined,
+    onPartial: (p) => {
+      const list = items(p);
+      // A step's query is complete once the next step has started.
+      for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
+      // Sub-questions draft in parallel: their streams would interleave, so only the single
+      // question's draft streams; parts show up whole with their draft event.
+      if (part !== undefined) return;
+      const text = list
+        .map((s) => s.step)
+        .filter((s): s is string => typeof s === 'string')
+        .map((s, i) => `${i ? '\n' : ''}${i + 1}. ${s}`)
+        .join('');
+      const d = shown.next(text);
+      if (d) ctx.emit({ type: 'draft-delta', text: d });
+    },
   });
   const steps = out.steps.slice(0, maxSteps);
   const run = ctx.run();
   const base = run.steps.reduce((m, s) => Math.max(m, s.index + 1), 0);
-  ctx.emit({ type: 'draft', steps: steps.map((text, i) => ({ text, part, index: base + i })), ...(part !== undefined || run.steps.length ? { append: true } : {}) });
+  ctx.emit({ type: 'draft', steps: steps.map((s, i) => ({ text: s.step, part, index: base + i })), ...(part !== undefined || run.steps.length ? { append: true } : {}) });
   // Each step's planned query: the draft's, else one made from the step's own words.
-  steps.forEach((text, i) => ctx.emit({ type: 'query', index: base + i, round: 1, query: out.queries[i] || fallbackQuery(text, question) }));
+  steps.forEach((s, i) => ctx.emit({ type: 'query', index: base + i, round: 1, query: s.query || fallbackQuery(s.step, question) }));
 }
 
 /** One question through RAT: draft (unless resumed past it), the causal loop, and the answer.
  * With `part`, the answer is the sub-question's and is returned, not emitted. */
 async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number }): Promise<PartAnswer | undefined> {
-  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, question, opts.part, opts.maxSteps, opts.page, opts.context);
   const single = opts.part === undefined;
   const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page), streamFinal: single, verify: false });
+  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context);
   let final: FinalOutput | undefined = await runChain(ctx, chain);
   if (!final) {
     // No final answer from the last step (no evidence for it, or resumed after it): compose one

@@ -41,6 +41,8 @@ export interface StepCallPartial {
   kept?: boolean;
   revised?: string;
   nextQueries?: string[];
+  /** The model has written all of nextQueries. */
+  queriesDone?: boolean;
   final?: string;
   sufficient?: boolean;
 }

@@ -84,12 +84,27 @@ export const answerStage = z.object({ answer: text.refine((a) => a.length > 0, '
 /** A query per step; an older single `query` counts as the first step's. */
 const queryList = z.preprocess((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []), textList(['query', 'text']));
 
+/** Steps with their queries, interleaved, so a step's evidence can be fetched while the draft is
+ * still being written. Older shapes are read too: steps as strings (or one string) with a
+ * `queries` list or a single `query` for the first step. */
 export const draftStage = z.preprocess(
-  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('queries' in v) && 'query' in v ? { ...v, queries: (v as { query: unknown }).query } : v),
-  z.object({
-    steps: textList(['text', 'step', 'thought']).refine((s) => s.length > 0, 'steps is empty'),
-    queries: queryList,
-  }),
+  (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    const list = typeof o.steps === 'string' ? splitSentences(o.steps) : o.steps;
+    if (!Array.isArray(list)) return v;
+    const queries = Array.isArray(o.queries) ? o.queries : typeof o.query === 'string' ? [o.query] : [];
+    const steps = list
+      .map((s, i) => {
+        const rec = s && typeof s === 'object' ? (s as Record<string, unknown>) : {};
+        const step = typeof s === 'string' ? s : [rec.step, rec.text, rec.thought].find((x) => typeof x === 'string');
+        const query = typeof rec.query === 'string' ? rec.query : queries[i];
+        return { step: typeof step === 'string' ? step : '', query: typeof query === 'string' ? query : '' };
+      })
+      .filter((s) => s.step.trim());
+    return { ...o, steps };
+  },
+  z.object({ steps: z.array(z.object({ step: text, query: text })).refine((s) => s.length > 0, 'steps is empty') }),
 );
 
 /** `nextQuery` (one query, older replies) counts as the next step's; `retryQuery` falls back to

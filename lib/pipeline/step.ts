@@ -23,6 +23,9 @@ export interface StepHooks {
   onPrompt?(key: string): void;
   /** Whether the step stands as drafted, as soon as the model has said so. */
   onKept?(kept: boolean): void;
+  /** A step that changed: its revised text and the queries for the later steps streamed so far
+   * (complete once the model has moved on to its citations). */
+  onReady?(ready: { revised: string; queries: string[]; complete: boolean }): void;
 }
 
 export function promptKey(messages: ChatMessage[]): string {
@@ -154,9 +157,12 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
         }
         const d = revTrack.next(p.revised);
         if (d) ctx.emit({ type: 'revision-delta', index, text: d });
-        // A query is complete once the next one has started.
+        // A query is complete once the next one has started (or the list has closed).
         const qs = p.nextQueries ?? [];
-        for (; prefetched < qs.length - 1; prefetched++) chain.cache.prefetch(qs[prefetched] ?? '', k * 2);
+        const whole = p.queriesDone ? qs : qs.slice(0, -1);
+        for (; prefetched < whole.length; prefetched++) chain.cache.prefetch(whole[prefetched] ?? '', k * 2);
+        // The revised text is complete once the queries have started.
+        if (round === 1 && p.kept === false && p.nextQueries !== undefined && p.revised) hooks.onReady?.({ revised: p.revised, queries: whole, complete: !!p.queriesDone });
         if (markers && (args.finalRound || p.sufficient === true)) {
           const f = markers.push(finTrack.next(p.final));
           if (f) ctx.emit({ type: 'answer-delta', text: f });

@@ -48,6 +48,7 @@ function checkCaller(ctx: Ctx, selection: string): StepCaller {
               kept: isVerdict(verdict) ? !changesText(verdict) : undefined,
               revised: typeof o.corrected === 'string' ? o.corrected : undefined,
               nextQueries: Array.isArray(o.nextQueries) ? o.nextQueries.filter((q): q is string => typeof q === 'string') : undefined,
+              queriesDone: 'citations' in o,
               final: typeof o.correctedPassage === 'string' ? o.correctedPassage : undefined,
               sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined,
             });

@@ -32,8 +32,8 @@ describe('the demo model behind npm start', () => {
   });
 
   it('drafts from the article that answers the question', async () => {
-    const r = (await respond(req('draft', 'Question: Who shared the 1903 Nobel Prize in Physics with Marie Curie?'))) as { json: { steps: string[] } };
-    expect(r.json.steps[0]).toContain('Pierre Curie and Henri Becquerel');
+    const r = (await respond(req('draft', 'Question: Who shared the 1903 Nobel Prize in Physics with Marie Curie?'))) as { json: { steps: { step: string }[] } };
+    expect(r.json.steps[0]?.step).toContain('Pierre Curie and Henri Becquerel');
   });
 
   it('says it is the demo model when asked in plain chat', async () => {

@@ -145,7 +145,7 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         return { json: { answer: typeof sc.answer === 'function' ? sc.answer(question) : (sc.answer ?? `Direct answer to: ${question}`) } };
       case 'draft': {
         const steps = typeof sc.steps === 'function' ? sc.steps(question) : (sc.steps ?? [`Think about: ${question}`]);
-        return { json: { steps, queries: steps.map((st) => (sc.nextQuery ? sc.nextQuery('', st) : st)) } };
+        return { json: { steps: steps.map((st) => ({ step: st, query: sc.nextQuery ? sc.nextQuery('', st) : st })) } };
       }
       case 'revise':
         return { json: revise(sc, req.system, user) };
