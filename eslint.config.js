@@ -50,7 +50,7 @@ export default tseslint.config(
   },
   {
     // Playwright's fixture API asks for a destructuring pattern even when nothing is used.
-    files: ['test/e2e/**/*.ts', 'bench/extension/**/*.ts'],
+    files: ['test/e2e/**/*.ts', 'test/e2e-firefox/**/*.ts', 'test/screenshots/**/*.ts', 'bench/extension/**/*.ts'],
     rules: { 'no-empty-pattern': 'off' },
   },
   {

@@ -2,6 +2,15 @@ import { defineConfig } from 'wxt';
 
 // Host access is needed for: reading open tabs (scripting), calling the user's LLM endpoint and
 // search providers from the worker without CORS headers, and fetching result pages.
+//
+// Firefox gets Manifest V2 (WXT's default for Firefox: .output/firefox-mv2). Firefox's MV3 has no
+// persistent background: its event page is suspended 30 s after the last extension *event*, even
+// while a fetch is streaming, and extension API calls do not reset that timer (so the keep-alive
+// that holds Chrome's worker up, lib/browser/keep-alive.ts, does nothing there). A gate or revise
+// call to a slow local model routinely takes longer than that; the MV3 build then restarted each
+// run from its checkpoint forever (measured: test/e2e-firefox, idle timeout lowered). MV2's
+// persistent background page has a DOM (no offscreen document needed), and sidebar_action,
+// contextMenus, scripting (Firefox 102+) and storage work as in MV3.
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
   manifest: ({ browser }) => ({
@@ -23,8 +32,8 @@ export default defineConfig({
         suggested_key: { default: 'Alt+Shift+V' },
         description: '__MSG_verifyCommand__',
       },
-      // Opens the panel (Chrome) / toolbar popup-less action (Firefox MV2 names it differently).
-      [browser === 'firefox' ? '_execute_browser_action' : '_execute_action']: {
+      // Opens the panel: Chrome's action opens the side panel; Firefox toggles the sidebar.
+      [browser === 'firefox' ? '_execute_sidebar_action' : '_execute_action']: {
         suggested_key: { default: 'Alt+Shift+R' },
       },
     },
@@ -32,7 +41,22 @@ export default defineConfig({
     ...(browser === 'firefox'
       ? {
           sidebar_action: { default_panel: 'sidepanel.html', default_title: 'Ratify' },
-          browser_specific_settings: { gecko: { id: 'ratify@ratify.dev' } },
+          browser_specific_settings: {
+            gecko: {
+              id: 'ratify@ratify.dev',
+              // Firefox's built-in data consent (required by addons.mozilla.org for new add-ons
+              // since November 2025) exists from Firefox 140.
+              strict_min_version: '140.0',
+              // What leaves the browser, shown at install: page text (selection, open tabs, fetched
+              // results) and tab titles and addresses go to the model endpoint the user configures;
+              // search queries made from the question go to the search provider(s) (Wikipedia by
+              // default). Nothing goes to Ratify's authors.
+              data_collection_permissions: { required: ['websiteContent', 'browsingActivity', 'searchTerms'] },
+            },
+            // Firefox for Android reads the consent from 142 (the add-on needs a sidebar, which
+            // Android lacks, but addons.mozilla.org checks the key for both).
+            gecko_android: { strict_min_version: '142.0' },
+          },
         }
       : {}),
   }),

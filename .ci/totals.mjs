@@ -1,8 +1,9 @@
 // Prints "N passed, M failed" over the unit (vitest) and e2e (Playwright) JSON reports.
+// An optional argument adds failures found outside them (.ci/run: a dirty working tree).
 import { existsSync, readFileSync } from 'node:fs';
 
 let passed = 0;
-let failed = 0;
+let failed = Number(process.argv[2] ?? 0) || 0;
 const missing = [];
 
 if (existsSync('test-results/unit.json')) {

@@ -35,7 +35,11 @@ export interface BenchOptions {
   detailsPerRevision: number;
   /** Reference: per-call time-out (the demo's run_with_timeout), model time. */
   referenceTimeoutMs: number;
+  /** HotpotQA distractor JSONL, relative to the repository root (where npm runs) or absolute. */
   data: string;
+  /** Readability test pages (`<name>/{source,expected}.html`) for part 3's extraction fidelity;
+   * not measured without it. */
+  readabilityPages?: string;
   /** Skip part 3 (retrieval). */
   skipRetrieval: boolean;
   out: string;
@@ -55,7 +59,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   chunksPerPage: 2,
   detailsPerRevision: 1,
   referenceTimeoutMs: 30_000,
-  data: '/work/shared/data/hotpotqa-dev-distractor-500.jsonl',
+  // The sample in the repository (50 bridge + 50 comparison); the full 500 come with --data.
+  data: 'test/fixtures/data/hotpotqa-dev-distractor-sample.jsonl',
   skipRetrieval: false,
   out: 'bench/results/latest.json',
   quiet: false,
@@ -80,7 +85,10 @@ Workload:
   --page-chars N          reference: fetched page length floor, 0 = top paragraph only [3000]
   --chunk-chars N         reference: chunk size [1500]     --chunks N   revise calls per page [2]
   --details N             reference: sentences added per revision [1]
-  --data FILE             HotpotQA distractor JSONL
+  --data FILE             HotpotQA distractor JSONL [test/fixtures/data/hotpotqa-dev-distractor-sample.jsonl,
+                          100 questions; e.g. ../shared/data/hotpotqa-dev-distractor-500.jsonl for all 500]
+  --readability-pages DIR part 3 also measures extraction fidelity on these pages (e.g.
+                          ../shared/data/readability-pages)
   --skip-retrieval        skip part 3
   --out FILE              JSON output [bench/results/latest.json]
   --quiet                 no per-question table`;
@@ -105,6 +113,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       chunks: { type: 'string' },
       details: { type: 'string' },
       data: { type: 'string' },
+      'readability-pages': { type: 'string' },
       'skip-retrieval': { type: 'boolean', default: false },
       out: { type: 'string' },
       quiet: { type: 'boolean', default: false },
@@ -142,6 +151,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     detailsPerRevision: num(v.details, d.detailsPerRevision, 'details'),
     referenceTimeoutMs: d.referenceTimeoutMs,
     data: v.data ?? d.data,
+    readabilityPages: v['readability-pages'],
     skipRetrieval: v['skip-retrieval'] ?? false,
     out: v.out ?? d.out,
     quiet: v.quiet ?? false,

@@ -29,7 +29,7 @@ function readJson(path: string): Record<string, unknown> | undefined {
 }
 
 /** Part 3: call the retrieval benchmark if it exports a runner, else read its last results. */
-export async function retrievalPart(run: boolean, log: (s: string) => void = () => {}): Promise<ExternalPart> {
+export async function retrievalPart(run: boolean, log: (s: string) => void = () => {}, inputs: { data?: string; pages?: string } = {}): Promise<ExternalPart> {
   if (run) {
     for (const rel of RETRIEVAL_MODULES) {
       const file = join(BENCH_DIR, rel);
@@ -47,7 +47,7 @@ export async function retrievalPart(run: boolean, log: (s: string) => void = () 
         try {
           // Defaults otherwise; `write: false` leaves their committed results file alone (a
           // rerun would only change its date and timings).
-          const figures = (await (f as (o: { write: boolean }) => Promise<unknown>)({ write: false })) as Record<string, unknown>;
+          const figures = (await (f as (o: { write: boolean; data?: string; pages?: string }) => Promise<unknown>)({ write: false, ...inputs })) as Record<string, unknown>;
           return { source: `bench/${rel} ${name}() (run now)`, measured: true, figures };
         } catch (e) {
           log(`retrieval benchmark ${name}() failed: ${e instanceof Error ? e.message : String(e)}`);

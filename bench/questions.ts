@@ -37,7 +37,8 @@ interface HotpotRecord {
   supporting_titles?: string[];
 }
 
-export const DEFAULT_DATA = '/work/shared/data/hotpotqa-dev-distractor-500.jsonl';
+/** The sample in the repository (test/fixtures/README.md), relative to the repository root. */
+export const DEFAULT_DATA = 'test/fixtures/data/hotpotqa-dev-distractor-sample.jsonl';
 
 function wikiUrl(title: string): string {
   return `https://en.wikipedia.org/wiki/${encodeURIComponent(title.replace(/ /g, '_'))}`;
@@ -67,8 +68,11 @@ export function thoughtsFor(rec: HotpotRecord, n: number): Thought[] {
   // Gold sentences, interleaved between the gold paragraphs: s0 of A, s0 of B, s1 of A, …
   const depth = Math.max(0, ...golds.map(([, s]) => s.length));
   for (let i = 0; i < depth && picked.length < n; i++)
-    for (const [, sents] of golds) if (sents[i] && usable(sents[i]) && picked.length < n) picked.push(sents[i]);
-  for (const [, sents] of others) if (picked.length < n && sents[0] && usable(sents[0])) picked.push(sents[0]);
+    for (const [, sents] of golds) {
+      const s = sents[i];
+      if (s && usable(s) && picked.length < n) picked.push(s);
+    }
+  for (const [, [first]] of others) if (picked.length < n && first && usable(first)) picked.push(first);
   return picked.map((s) => ({ text: asThought(s), phrase: phraseOf(s) }));
 }
 
@@ -94,7 +98,7 @@ export function loadQuestions(count: number, steps: number, file = DEFAULT_DATA)
       const thoughts = thoughtsFor(rec, steps);
       if (thoughts.length < steps) continue;
       const docs = rec.context.map(([title, sents]) => ({ url: wikiUrl(title), title, text: sents.join('').replace(/\s+/g, ' ').trim(), origin: 'tab' as const }));
-      const finalAnswer = `${rec.answer}. ${thoughts[0].text}`;
+      const finalAnswer = `${rec.answer}. ${thoughts[0]?.text ?? ''}`;
       out.push({ id: rec._id, type, question: rec.question, answer: rec.answer, docs, thoughts, finalAnswer });
     }
     return out;

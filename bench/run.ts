@@ -166,7 +166,7 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
   );
   const pipe = await runPipelineBench(o, log);
   const { part1, part2 } = summarize(pipe);
-  const p3: ExternalPart = o.skipRetrieval ? { source: 'skipped (--skip-retrieval)', measured: false } : await retrievalPart(true, log);
+  const p3: ExternalPart = o.skipRetrieval ? { source: 'skipped (--skip-retrieval)', measured: false } : await retrievalPart(true, log, { data: o.data, pages: o.readabilityPages });
   const p4 = extensionPart();
   // The figures the issue asks for, picked out of the other benchmarks' results; their whole
   // output stays in their own files.

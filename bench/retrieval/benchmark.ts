@@ -1,7 +1,7 @@
 /** The whole retrieval benchmark as one function: recall (one and two rounds), extraction
  * fidelity and scale. Writes bench/results/retrieval.json unless told not to. */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runFidelity, type FidelityReport } from './fidelity';
 import { loadBench, loadHotpot, type BenchExample } from './format';
@@ -10,13 +10,16 @@ import { runScale, type ScaleReport } from './scale';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = join(here, '..', '..');
-export const SHARED_DATA = join(REPO_ROOT, '..', 'shared', 'data');
-export const HOTPOT_FILE = join(SHARED_DATA, 'hotpotqa-dev-distractor-500.jsonl');
+/** The sample in the repository (test/fixtures/README.md); the full 500 come with `data`. */
+export const HOTPOT_FILE = join(REPO_ROOT, 'test', 'fixtures', 'data', 'hotpotqa-dev-distractor-sample.jsonl');
 export const RESULTS_FILE = join(REPO_ROOT, 'bench', 'results', 'retrieval.json');
 
 export interface RetrievalBenchOptions {
   /** JSONL file; default the HotpotQA distractor sample. */
   data?: string;
+  /** Readability test pages (`<name>/{source,expected}.html`, e.g. ../shared/data/readability-pages)
+   * for extraction fidelity; without them fidelity is not measured. */
+  pages?: string;
   format?: 'hotpot' | 'generic';
   limit?: number;
   fidelity?: boolean;
@@ -41,11 +44,12 @@ export async function runRetrievalBenchmark(opts: RetrievalBenchOptions = {}): P
   let examples: BenchExample[] = format === 'hotpot' ? loadHotpot(data) : loadBench(data);
   if (opts.limit && opts.limit > 0) examples = examples.slice(0, opts.limit);
   const recall = await runRecall(examples);
-  const fidelity = opts.fidelity === false ? undefined : await runFidelity(join(SHARED_DATA, 'readability-pages'));
+  const fidelity = opts.fidelity === false || !opts.pages ? undefined : await runFidelity(opts.pages);
   const scale = opts.scale === false ? undefined : await runScale(format === 'hotpot' ? examples : loadHotpot(HOTPOT_FILE));
   const result: RetrievalBenchResult = {
     date: new Date().toISOString(),
-    data,
+    // Relative to the repository, so results name no folder of the machine they ran on.
+    data: relative(REPO_ROOT, resolve(data)),
     examples: examples.length,
     targets: { recallAt2: 0.85, recallAt5: 0.97, allGoldAt2TwoRounds: 0.72, coldBuildMs: 1500, cachedBuildMs: 100, queryP95Ms: 20 },
     recall,

@@ -1,6 +1,6 @@
 /** Retrieval benchmark CLI:
  *   npx tsx bench/retrieval/run.ts [--data file.jsonl] [--format hotpot|generic] [--limit N]
- *                                  [--no-fidelity] [--no-scale]
+ *                                  [--pages DIR] [--no-fidelity] [--no-scale]
  * Prints the figures and writes bench/results/retrieval.json. The generic JSONL format is
  * documented in ./format.ts. */
 import { RESULTS_FILE, runRetrievalBenchmark } from './benchmark';
@@ -17,6 +17,7 @@ const r = await runRetrievalBenchmark({
   data: arg('data'),
   format: format === 'hotpot' || format === 'generic' ? format : undefined,
   limit: Number(arg('limit') ?? 0),
+  pages: arg('pages'),
   fidelity: !flag('no-fidelity'),
   scale: !flag('no-scale'),
 });

