@@ -95,6 +95,8 @@ export interface RatifyRunResult {
   /** Speculative revisions kept and discarded. */
   speculative: number;
   discarded: number;
+  /** Why speculation went off during the run, if it did (e.g. the harness looked like a queue). */
+  speculationOff?: string;
   answer: string;
   sources: number;
 }
@@ -140,6 +142,7 @@ export async function runRatify(o: { q: BenchQuestion; llm: LlmClient; library: 
     firstStepMs,
     speculative: run.steps.filter((s) => s.speculative).length,
     discarded: run.steps.reduce((n, s) => n + (s.discarded?.length ?? 0), 0),
+    ...(run.speculationOff ? { speculationOff: run.speculationOff } : {}),
     answer: run.answer ?? '',
     sources: run.sources.length,
   };

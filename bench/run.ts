@@ -55,7 +55,7 @@ export function formatPart1(p: Part1Summary): string {
       .join(', ');
   const where = `calls × output tokens per call, by stage: reference ${stages(p.byStage.reference)}; Ratify ${stages(p.byStage.ratify)}`;
   const spread = `per-question ratios, median / max: calls ${x2(p.perQuestionRatio.calls.median)} / ${x2(p.perQuestionRatio.calls.max)}, output tokens ${x2(p.perQuestionRatio.outputTokens.median)} / ${x2(p.perQuestionRatio.outputTokens.max)}, wall ${x2(p.perQuestionRatio.wall.median)} / ${x2(p.perQuestionRatio.wall.max)}`;
-  const overhead = `measured vs latency model: reference ${(100 * p.measurementOverhead.reference).toFixed(1)}%, Ratify ${(100 * p.measurementOverhead.ratify).toFixed(1)}% (harness and concurrency overhead)`;
+  const overhead = `measured vs latency model (the sum of a run's calls, searches and fetches): reference ${(100 * p.measurementOverhead.reference).toFixed(1)}% (harness and concurrency overhead); Ratify ${(100 * p.measurementOverhead.ratify).toFixed(1)}% (below the sum: it fetches evidence while the model writes, and revises steps in parallel)`;
   const targets = p.targets.map((x) => `  ${x.pass ? 'PASS' : 'MISS'}  ${x.name}: ${x.name.includes('ms') ? n0(x.measured) : x.measured.toFixed(3)} (target ${x.target})`).join('\n');
   const failed = p.failed.ratify || p.failed.reference ? `\nfailed runs: Ratify ${p.failed.ratify}, reference ${p.failed.reference}` : '';
   return `${main}\n${where}\n${spread}\n${overhead}${failed}\ntargets:\n${targets}`;

@@ -27,6 +27,8 @@ export interface SpeculationCell {
   firstStepP95Ms: number;
   speculative: number;
   discarded: number;
+  /** Runs in which speculation turned itself off (the harness must never look like a queue). */
+  turnedOff: number;
   /** Mean wall time / the reference loop's mean wall time on the same questions. */
   wallVsReference: number;
 }
@@ -60,6 +62,7 @@ export function summarizeSpeculation(rows: SpeculationRow[], reference: Question
       firstStepP95Ms: percentile(first, 95),
       speculative: m((r) => r.ratify.speculative),
       discarded: m((r) => r.ratify.discarded),
+      turnedOff: rs.filter((r) => r.ratify.speculationOff).length,
       wallVsReference: m((r) => r.ratify.wallMs) / Math.max(1, mean(ok.map((r) => refWall.get(r.id) ?? 0))),
     };
   });
@@ -101,6 +104,7 @@ export function formatPart5(p: SpeculationSummary): string {
     ]),
   );
   const failed = p.cells.filter((c) => c.failed).map((c) => `${c.changed}/${c.speculate ? 'spec' : 'seq'}: ${c.failed}`);
+  const off = p.cells.filter((c) => c.turnedOff).map((c) => `${c.changed}/${c.speculate ? 'spec' : 'seq'}: ${c.turnedOff}`);
   const targets = p.targets.map((x) => `  ${x.pass ? 'PASS' : 'MISS'}  ${x.name}: ${x.name.includes('ms') ? n0(x.measured) : x.measured.toFixed(3)} (target ${x.target})`).join('\n');
-  return `${main}${failed.length ? `\nfailed runs: ${failed.join(', ')}` : ''}\ntargets:\n${targets}`;
+  return `${main}${failed.length ? `\nfailed runs: ${failed.join(', ')}` : ''}${off.length ? `\nruns where speculation turned itself off: ${off.join(', ')}` : ''}\ntargets:\n${targets}`;
 }
