@@ -112,7 +112,7 @@ function workerQuestions(): { q: string; rat: boolean }[] {
   return Array.from({ length: WORKER_RUNS }, (_, i) => {
     const k = i >> 1;
     const again = k >= 5 ? ' (again)' : '';
-    return i % 2 ? { q: RAT_TOPICS[k % 5].q.replace(/\?$/, `${again}?`), rat: true } : { q: DIRECT_QUESTIONS[k % 5].replace(/\?$/, `${again}?`), rat: false };
+    return i % 2 ? { q: RAT_TOPICS[k % 5]!.q.replace(/\?$/, `${again}?`), rat: true } : { q: DIRECT_QUESTIONS[k % 5]!.replace(/\?$/, `${again}?`), rat: false };
   });
 }
 

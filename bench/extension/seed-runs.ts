@@ -85,7 +85,7 @@ export function makeRuns(count: number, opts: SeedOptions = {}): Run[] {
   const rnd = prng(opts.seed ?? 20240601);
   const now = opts.now ?? Date.now();
   const spacing = (opts.spacingMin ?? 47) * 60_000;
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
   const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
@@ -132,7 +132,7 @@ export function makeRuns(count: number, opts: SeedOptions = {}): Run[] {
         const ps = Array.from({ length: 3 }, (_, j) => passage(topic, j === 0 ? 'tab' : 'web', j));
         all.push(...ps);
         const verdict = pick(['supported', 'supported', 'corrected', 'unverifiable'] as const satisfies readonly Verdict[]);
-        steps.push({ index, draft: claim, sentence: claim, revised: claim, status: 'revised', queries: [{ round: 1, query: claim, passages: ps, sufficient: true }], citations: [ps[0].id], verdict, note: `${verdict} by the evidence` });
+        steps.push({ index, draft: claim, sentence: claim, revised: claim, status: 'revised', queries: [{ round: 1, query: claim, passages: ps, sufficient: true }], citations: [ps[0]!.id], verdict, note: `${verdict} by the evidence` });
         results.push({ claim, sentence: claim, verdict, explanation: `${verdict} by the evidence`, sources: [index + 1], ...(verdict === 'corrected' ? { corrected: claim.replace(/\d{4}/, (y) => String(Number(y) + 1)) } : {}) });
       });
       run = { ...run, steps, library: library(topic), sources: sourcesFrom(all), claims: results, corrected: results.map((r) => r.corrected ?? r.claim).join(' '), usage: usage(claims.length + 2) };
@@ -158,7 +158,7 @@ export function makeRuns(count: number, opts: SeedOptions = {}): Run[] {
           all.push(...ps);
           return { round: r + 1, query: `${topic.name} ${draft.split(' ').slice(2, 7).join(' ')}`, passages: ps, sufficient: r === rounds - 1 };
         });
-        const cited = queries[rounds - 1].passages[0];
+        const cited = queries[rounds - 1]!.passages[0]!;
         steps.push({ index, draft, revised: rnd() < 0.4 ? `${draft.replace(/\.$/, '')}, according to ${topic.site}.` : draft, status: rnd() < 0.5 ? 'revised' : 'unchanged', queries, citations: [cited.id], quotes: { [cited.id]: cited.text.slice(0, 90) } });
       }
       const sources = sourcesFrom(all);

@@ -47,7 +47,7 @@ function jsClosure(root: string, start: string[]): string[] {
     seen.add(f);
     const src = readFileSync(path.join(root, f), 'utf8');
     for (const m of src.matchAll(JS_STATIC_IMPORT)) {
-      const dep = resolveRef(root, f, m[1]);
+      const dep = resolveRef(root, f, m[1]!);
       if (dep && !seen.has(dep)) queue.push(dep);
     }
   }
@@ -66,7 +66,7 @@ export function measureEntrySizes(root: string): Record<string, EntrySize> {
     if (entry.endsWith('.html')) {
       const html = readFileSync(path.join(root, entry), 'utf8');
       const refs = [...html.matchAll(HTML_SCRIPT)].map((m) => m[1]).concat([...html.matchAll(HTML_PRELOAD)].map((m) => m[1] ?? m[2]));
-      roots = refs.map((r) => resolveRef(root, entry, r)).filter((r): r is string => r !== undefined && r.endsWith('.js'));
+      roots = refs.map((r) => resolveRef(root, entry, r!)).filter((r): r is string => r !== undefined && r.endsWith('.js'));
     } else {
       roots = [entry];
     }

@@ -30,7 +30,7 @@ export function syntheticTabs(examples: BenchExample[], tabs = 100, charsPerTab 
     const headings: { level: number; text: string; offset: number }[] = [];
     let len = 0;
     while (len < charsPerTab) {
-      const para = paras[p++ % paras.length];
+      const para = paras[p++ % paras.length]!;
       if (lines.length % 6 === 0) {
         headings.push({ level: 2, text: para.title, offset: len });
         lines.push(para.title);

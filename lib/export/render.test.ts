@@ -49,7 +49,7 @@ describe('export', () => {
       ...newRun('r2', 'verify', { text: 'Curie moved to Paris in 1895.' }),
       corrected: 'Curie moved to Paris in 1891 [1].',
       claims: [{ claim: 'Marie Curie moved to Paris in 1895.', sentence: 'Curie moved to Paris in 1895.', verdict: 'corrected', corrected: 'Marie Curie moved to Paris in 1891.', sources: [1] }],
-      sources: [run.sources[0]],
+      sources: [run.sources[0]!],
     };
     const md = toMarkdown(v);
     expect(md).toContain('**Checked:** Curie moved to Paris in 1895.');

@@ -48,14 +48,14 @@ describe('finding a sentence in the page', () => {
   it('asks the page whether an element is visible', () => {
     const root = body('<p class="gone">Visible sentence.</p><p>Visible sentence.</p>');
     const [segs] = findSentences(root, ['Visible sentence.'], { isVisible: (el) => !el.classList.contains('gone') });
-    expect(segs?.[0].node.parentElement?.className).toBe('');
+    expect(segs?.[0]!.node.parentElement?.className).toBe('');
   });
 
   it('marks repeated sentences at successive occurrences, and reports what it cannot find', () => {
     const root = body('<p id="a">Same words.</p><p id="b">Same words.</p>');
     const [a, b, c] = findSentences(root, ['Same words.', 'Same words.', 'Not on the page.']);
-    expect(a?.[0].node.parentElement?.id).toBe('a');
-    expect(b?.[0].node.parentElement?.id).toBe('b');
+    expect(a?.[0]!.node.parentElement?.id).toBe('a');
+    expect(b?.[0]!.node.parentElement?.id).toBe('b');
     expect(c).toBeUndefined();
   });
 

@@ -41,7 +41,7 @@ function fold(c: string): string {
 
 export function foldText(s: string): string {
   let out = '';
-  for (let i = 0; i < s.length; i++) out += fold(s[i]);
+  for (const c of s.split('')) out += fold(c);
   return out;
 }
 
@@ -72,7 +72,7 @@ export function buildTextIndex(root: Node, opts: FindOptions = {}): TextIndex {
       const t = node as Text;
       const data = t.data;
       for (let i = 0; i < data.length; i++) {
-        const f = fold(data[i]);
+        const f = fold(data.charAt(i));
         if (!f) continue;
         parts.push(f);
         index.nodes.push(t);
@@ -83,7 +83,7 @@ export function buildTextIndex(root: Node, opts: FindOptions = {}): TextIndex {
     if (node.nodeType === 1 && node !== root && isSkipped(node as Element, opts)) continue;
     if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
     const kids = node.childNodes;
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as ChildNode);
   }
   index.text = parts.join('');
   return index;
@@ -121,18 +121,20 @@ function findFree(text: string, needle: string, used: [number, number][]): numbe
 function segmentsOf(index: TextIndex, from: number, to: number): TextSegment[] {
   const out: TextSegment[] = [];
   for (let i = from; i < to; i++) {
-    const node = index.nodes[i];
-    const last = out[out.length - 1];
+    // The index holds one node and offset per character of its text, and i is inside that text.
+    const node = index.nodes[i] as Text;
+    const offset = index.offsets[i] as number;
+    const last = out.at(-1);
     // Whitespace inside a node between two matched characters stays inside the segment.
-    if (last && last.node === node) last.end = index.offsets[i] + 1;
-    else out.push({ node, start: index.offsets[i], end: index.offsets[i] + 1 });
+    if (last && last.node === node) last.end = offset + 1;
+    else out.push({ node, start: offset, end: offset + 1 });
   }
   // Spaces at the inner edges of pieces belong to the sentence too (so its underline has no gaps
   // at "<b>Nobel</b> <i>Prize</i>"); the outer edges stay tight.
   out.forEach((seg, i) => {
     const data = seg.node.data;
-    if (i > 0) while (seg.start > 0 && IGNORABLE.test(data[seg.start - 1])) seg.start--;
-    if (i < out.length - 1) while (seg.end < data.length && IGNORABLE.test(data[seg.end])) seg.end++;
+    if (i > 0) while (seg.start > 0 && IGNORABLE.test(data.charAt(seg.start - 1))) seg.start--;
+    if (i < out.length - 1) while (seg.end < data.length && IGNORABLE.test(data.charAt(seg.end))) seg.end++;
   });
   return out;
 }

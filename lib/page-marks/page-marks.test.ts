@@ -44,8 +44,8 @@ describe('marks in the page DOM', () => {
     createPageMarks(doc).show([{ ...mark('Marie Curie moved to Paris in 1891.', 'corrected'), correction: 'She moved in late 1891.' }]);
     const marks = [...doc.querySelectorAll(MARK_TAG)];
     expect(marks.map((m) => m.getAttribute('tabindex'))).toEqual(['0', null, null]);
-    expect(marks[0].getAttribute('role')).toBe('button');
-    expect(marks[0].getAttribute('aria-label')).toBe('Ratify: Corrected. Marie Curie moved to Paris in 1891. Should read: She moved in late 1891. Press Enter for details.');
+    expect(marks[0]!.getAttribute('role')).toBe('button');
+    expect(marks[0]!.getAttribute('aria-label')).toBe('Ratify: Corrected. Marie Curie moved to Paris in 1891. Should read: She moved in late 1891. Press Enter for details.');
   });
 
   it('clear puts back the original text nodes, not merged with the page’s own neighbours', () => {

@@ -86,16 +86,17 @@ export function createPageMarks(doc: Document): PageMarksApi {
     const els: HTMLElement[][] = marks.map(() => []);
     for (const group of byNode.values()) {
       group.sort((a, b) => b.seg.start - a.seg.start);
-      for (const p of group) els[p.mark][p.order] = wrap(p.seg);
+      for (const p of group) (els[p.mark] ??= [])[p.order] = wrap(p.seg);
     }
 
     const missing: string[] = [];
     marks.forEach((mark, i) => {
-      if (!found[i]) {
+      const pieces = els[i];
+      if (!found[i] || !pieces?.length) {
         missing.push(mark.sentence);
         return;
       }
-      const entry: ShownMark = { mark, els: els[i] };
+      const entry: ShownMark = { mark, els: pieces };
       shown.push(entry);
       decorate(entry);
     });
@@ -136,6 +137,7 @@ export function createPageMarks(doc: Document): PageMarksApi {
     });
     // One tab stop per mark, on its first piece; it carries the whole story for screen readers.
     const first = els[0];
+    if (!first) return;
     first.tabIndex = 0;
     first.setAttribute('role', 'button');
     first.setAttribute('aria-haspopup', 'dialog');
@@ -167,7 +169,7 @@ export function createPageMarks(doc: Document): PageMarksApi {
     // Undo the splits newest first, and only where the two halves are still neighbours: the page
     // may have changed in between, and its own adjacent text nodes are never merged.
     for (let i = splits.length - 1; i >= 0; i--) {
-      const { left, right } = splits[i];
+      const { left, right } = splits[i] as Split;
       if (right.previousSibling === left) {
         left.appendData(right.data);
         right.remove();

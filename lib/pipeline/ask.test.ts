@@ -65,7 +65,7 @@ describe('progress tracker: further rounds per step', () => {
   it('searches again with a new query while the evidence is insufficient, and stops once it suffices', async () => {
     world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Gamma is three' }] });
     const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
-    const s = r.run.steps[0];
+    const s = r.run.steps[0]!;
     expect(s.queries.map((q) => [q.query, q.sufficient])).toEqual([['Alpha matters.', false], ['Gamma is three', true]]);
     expect(s.citations).toHaveLength(1);
     expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
@@ -73,34 +73,34 @@ describe('progress tracker: further rounds per step', () => {
 
   it('stops at the maximum number of rounds', async () => {
     const qs = ['Beta', 'Gamma', 'never used'];
-    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: (_s, round) => qs[round - 1] });
+    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: (_s, round) => qs[round - 1] ?? '' });
     const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
-    expect(r.run.steps[0].queries.map((q) => q.query)).toEqual(['Alpha matters.', 'Beta', 'Gamma']);
+    expect(r.run.steps[0]!.queries.map((q) => q.query)).toEqual(['Alpha matters.', 'Beta', 'Gamma']);
     expect(r.stages.filter((s) => s === 'revise')).toHaveLength(3);
     const one = await runOnce(world, Q, lib(), { settings: { maxRounds: 1 } });
-    expect(one.run.steps[0].queries).toHaveLength(1);
+    expect(one.run.steps[0]!.queries).toHaveLength(1);
   });
 
   it('stops when the next query repeats an earlier one', async () => {
     world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: () => 'alpha  MATTERS' });
     const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
-    expect(r.run.steps[0].queries).toHaveLength(1);
-    expect(r.run.steps[0].note).toMatch(/repeated/);
+    expect(r.run.steps[0]!.queries).toHaveLength(1);
+    expect(r.run.steps[0]!.note).toMatch(/repeated/);
     expect(r.stages.filter((s) => s === 'revise')).toHaveLength(1);
   });
 
   it('stops when a further round finds nothing new (without another model call)', async () => {
     world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: () => 'alpha one' });
     const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
-    expect(r.run.steps[0].queries.map((q) => q.passages.length)).toEqual([1, 0]);
-    expect(r.run.steps[0].note).toMatch(/nothing new/);
+    expect(r.run.steps[0]!.queries.map((q) => q.passages.length)).toEqual([1, 0]);
+    expect(r.run.steps[0]!.note).toMatch(/nothing new/);
     expect(r.stages.filter((s) => s === 'revise')).toHaveLength(1);
   });
 
   it('the Refiner keeps the top k passages over all rounds of a step', async () => {
     world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Gamma is three' }] });
     const r = await runOnce(world, Q, lib(), { settings: { passagesPerStep: 1 } });
-    expect(r.run.steps[0].queries.map((q) => q.passages.map((p) => p.title))).toEqual([['Alpha'], ['Gamma']]);
+    expect(r.run.steps[0]!.queries.map((q) => q.passages.map((p) => p.title))).toEqual([['Alpha'], ['Gamma']]);
   });
 });
 
@@ -162,7 +162,7 @@ describe('model output that cannot be used', () => {
     const r = await runOnce(world, Q, curieLibrary());
     expect(r.run.droppedCitations).toBe(2);
     expect(r.events.filter((e) => e.type === 'citation-dropped').map((e) => (e as { reason: string }).reason)).toEqual(['unknown-id', 'quote-not-found']);
-    expect(r.run.steps[0].citations).toHaveLength(1);
+    expect(r.run.steps[0]!.citations).toHaveLength(1);
   });
 
   it('no evidence: the step stays as drafted, and a failing library is reported, not fatal', async () => {

@@ -54,7 +54,7 @@ describe('renumberMarkers and SourceList', () => {
     const s = list.list[0];
     expect(s).toMatchObject({ quote: 'born on 7 November 1867', start: 100 + a.text.indexOf('born'), end: 100 + a.text.indexOf('born') + 23, title: 'A', origin: 'web' });
     list.number(b);
-    expect(list.list[1].quote).toBe(b.text);
+    expect(list.list[1]!.quote).toBe(b.text);
   });
   it('strips markers from text shown without sources', () => {
     expect(stripMarkers('She won in 1911 [P2]. Alone [P1, P3].')).toBe('She won in 1911. Alone.');

@@ -86,7 +86,7 @@ describe('LLM-call bound, n = 1..6', () => {
   it('output tokens grow linearly: each revision writes only its own step', async () => {
     const small = await measure(scenario(2), 'ask', 'Tell me about Marie Curie.');
     const big = await measure(scenario(6), 'ask', 'Tell me about Marie Curie.');
-    const per = (m: typeof small) => (m.run.usage?.byStage.revise.outputTokens ?? 0) / (m.run.usage?.byStage.revise.calls ?? 1);
+    const per = (m: typeof small) => (m.run.usage?.byStage.revise?.outputTokens ?? 0) / (m.run.usage?.byStage.revise?.calls ?? 1);
     // Per-call revise output stays flat as n triples (the last call also writes the answer).
     expect(per(big)).toBeLessThan(per(small) * 1.8);
   });

@@ -50,7 +50,7 @@ describe('decide', () => {
     );
     expect(d.subQuestions).toEqual(['A?', 'B?', 'C?', 'D?']);
     expect(d.parts?.map((p) => p.retrieve)).toEqual([false, true, false, false]);
-    expect(d.parts?.[1].dependsOnPrevious).toBe(true);
+    expect(d.parts?.[1]!.dependsOnPrevious).toBe(true);
     expect(d).toMatchObject({ beta: 0.2, retrieve: true });
   });
   it('ambiguous with a single part is a rewrite', () => {
@@ -98,9 +98,9 @@ describe('the gate in a run', () => {
     world = await startWorld({ gate: { label: 'incomplete', question: 'When was Marie Curie born?', confidence: 0.1 }, steps: (q) => [`Looking up: ${q}`] });
     const r = await runOnce(world, { text: 'When was she born?', page: { url: 'https://en.wikipedia.org/wiki/Marie_Curie', title: 'Marie Curie - Wikipedia', surrounding: 'Marie Curie was a physicist.' } }, curieLibrary());
     expect(r.run.gate).toMatchObject({ label: 'incomplete', rewritten: 'When was Marie Curie born?' });
-    expect(r.run.steps[0].draft).toBe('Looking up: When was Marie Curie born?');
-    const gateReq = world.server.chatRequests()[0].body as { messages: { content: string }[] };
-    expect(gateReq.messages[1].content).toContain('<<<DATA kind="page" title="Marie Curie - Wikipedia"');
+    expect(r.run.steps[0]!.draft).toBe('Looking up: When was Marie Curie born?');
+    const gateReq = world.server.chatRequests()[0]!.body as { messages: { content: string }[] };
+    expect(gateReq.messages[1]!.content).toContain('<<<DATA kind="page" title="Marie Curie - Wikipedia"');
   });
 
   it('an ambiguous question: each sub-question gated, independent ones answered in parallel, then composed', async () => {

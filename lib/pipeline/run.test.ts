@@ -32,7 +32,7 @@ describe('executeRun', () => {
       [2, 'https://en.wikipedia.org/wiki/Pierre_Curie', 'web', 'married Maria Skłodowska in 1895'],
     ]);
     expect(r.run.usage?.calls).toBe(4);
-    expect(r.run.usage?.byStage.revise.calls).toBe(2);
+    expect(r.run.usage?.byStage.revise?.calls).toBe(2);
     expect(r.events.at(-1)).toEqual({ type: 'done', status: 'done' });
   });
 
@@ -185,7 +185,7 @@ describe('executeRun', () => {
     world = await startWorld({ gate: { confidence: 0.9 }, answer: '居里夫人出生于华沙。' });
     const r = await runOnce(world, { text: '居里夫人出生在哪里？' }, curieLibrary());
     expect(r.run.answer).toBe('居里夫人出生于华沙。');
-    const sys = (world.server.chatRequests()[1].body as { messages: { content: string }[] }).messages[0].content;
+    const sys = (world.server.chatRequests()[1]!.body as { messages: { content: string }[] }).messages[0]!.content;
     expect(sys).toMatch(/language of the user's text/);
   });
 });

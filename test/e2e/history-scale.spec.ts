@@ -20,7 +20,7 @@ test('history with 1,000 stored runs opens newest first and search narrows it', 
   await panel.getByRole('tab', { name: 'History' }).click();
   await expect(items.first()).toBeVisible({ timeout: 3_000 });
   const openMs = Date.now() - t0;
-  await expect(items.first()).toContainText(newest[0].text);
+  await expect(items.first()).toContainText(newest[0]!.text);
   // Newest first: the top of the list is the most recent runs, in order.
   const topIds = await items.evaluateAll((lis) => lis.slice(0, 10).map((li) => li.getAttribute('data-run-id')));
   expect(topIds).toEqual(newest.slice(0, 10).map((r) => r.id));
@@ -37,7 +37,7 @@ test('history with 1,000 stored runs opens newest first and search narrows it', 
   expect(shownIds).toEqual(matching.map((r) => r.id)); // exactly the matches, still newest first
 
   await panel.getByRole('searchbox', { name: 'Search history' }).fill('');
-  await expect(items.first()).toHaveAttribute('data-run-id', newest[0].id);
+  await expect(items.first()).toHaveAttribute('data-run-id', newest[0]!.id);
 
   test.info().annotations.push({ type: 'timing', description: `history open ${openMs} ms, search ${searchMs} ms (Playwright round trips included)` });
 });

@@ -50,15 +50,15 @@ async function showMarks(worker: Worker, url: string, marks: PageMark[]): Promis
   return worker.evaluate(
     async ({ url, marks }) => {
       const [tab] = await chrome.tabs.query({ url });
-      const target = { tabId: tab.id as number };
+      const target = { tabId: tab!.id as number };
       await chrome.scripting.executeScript({ target, files: ['/marks.js'] });
       const [res] = await chrome.scripting.executeScript({
         target,
         func: (key: string, m: unknown, o: unknown) =>
-          (globalThis as unknown as Record<string, { show(m: unknown, o: unknown): unknown }>)[key].show(m, o),
+          (globalThis as unknown as Record<string, { show(m: unknown, o: unknown): unknown }>)[key]!.show(m, o),
         args: ['__ratifyPageMarks', marks, { language: 'en' }],
       });
-      return res.result as ShowMarksResult;
+      return res!.result as ShowMarksResult;
     },
     { url, marks },
   );
@@ -68,7 +68,7 @@ async function clearMarks(worker: Worker, url: string): Promise<void> {
   await worker.evaluate(async (url) => {
     const [tab] = await chrome.tabs.query({ url });
     await chrome.scripting.executeScript({
-      target: { tabId: tab.id as number },
+      target: { tabId: tab!.id as number },
       func: (key: string) => (globalThis as unknown as Record<string, { clear(): void } | undefined>)[key]?.clear(),
       args: ['__ratifyPageMarks'],
     });
@@ -123,7 +123,7 @@ async function tooltip(cdp: CDPSession) {
       const b = box && find(box, (n) => n.nodeName === 'BUTTON' && text(n).trim() === label);
       if (!b) throw new Error(`no button ${label}`);
       const { model } = (await cdp.send('DOM.getBoxModel', { backendNodeId: b.backendNodeId })) as { model: { content: number[] } };
-      const [x1, y1, , , x2, y2] = model.content;
+      const [x1 = 0, y1 = 0, , , x2 = 0, y2 = 0] = model.content;
       return { x: (x1 + x2) / 2, y: (y1 + y2) / 2 };
     },
   };

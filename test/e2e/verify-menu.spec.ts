@@ -49,10 +49,10 @@ test('"Verify with RAT" on a selection creates a run holding the selection and i
     return all as { mode: string; input: { text: string; page?: { url: string; title: string } } }[];
   });
   expect(stored).toHaveLength(1);
-  expect(stored[0].mode).toBe('verify');
-  expect(stored[0].input.text).toBe(selected.trim());
-  expect(stored[0].input.page?.url).toBe(url);
-  expect(stored[0].input.page?.title).toBe(title);
+  expect(stored[0]!.mode).toBe('verify');
+  expect(stored[0]!.input.text).toBe(selected.trim());
+  expect(stored[0]!.input.page?.url).toBe(url);
+  expect(stored[0]!.input.page?.title).toBe(title);
 });
 
 test('the context-menu item exists for selections', async ({ worker }) => {

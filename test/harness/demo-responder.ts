@@ -129,15 +129,16 @@ function phraseOf(sentence: string): string {
 /** A claim judged against its best evidence sentences: numbers the evidence does not contain
  * make it corrected (each swapped for the nearest number the evidence gives). */
 function judge(corpus: CorpusSentence[], sentence: string): ScenarioClaim {
-  const top = best(corpus, sentence, 5, 3).filter((x, _, all) => x.s.title === all[0].s.title);
-  if (!top.length) return { claim: sentence, sentence, verdict: 'unverifiable', explanation: 'The demo model found nothing on this in the demo articles.' };
-  const title = top[0].s.title;
+  const top = best(corpus, sentence, 5, 3).filter((x, _, all) => x.s.title === all[0]!.s.title);
+  const head = top[0];
+  if (!head) return { claim: sentence, sentence, verdict: 'unverifiable', explanation: 'The demo model found nothing on this in the demo articles.' };
+  const title = head.s.title;
   const claimed = numbers(sentence);
   // Numbers anywhere in that article count: a claim often joins facts from several sentences.
   const article = corpus.filter((x) => x.title === title);
   const found = [...new Set(article.flatMap((x) => numbers(x.text)))];
   const wrong = claimed.filter((n) => !found.includes(n));
-  if (!wrong.length) return { claim: sentence, sentence, phrase: phraseOf(top[0].s.text), verdict: 'supported', explanation: `Agrees with "${title}".` };
+  if (!wrong.length) return { claim: sentence, sentence, phrase: phraseOf(head.s.text), verdict: 'supported', explanation: `Agrees with "${title}".` };
   const value = (n: string) => Number(n.replace(/,/g, ''));
   const isYear = (n: string) => /^(1\d|20)\d\d$/.test(n);
   let corrected = sentence;
@@ -149,8 +150,8 @@ function judge(corpus: CorpusSentence[], sentence: string): ScenarioClaim {
       fixes.push(`${alt}, not ${n}`); // "alt, not n": the first part is read back below
     }
   }
-  const alts = fixes.map((f) => f.split(',')[0]);
-  const evidence = article.find((x) => alts.some((a) => numbers(x.text).includes(a)))?.text ?? top[0].s.text;
+  const alts = fixes.map((f) => f.split(',')[0] ?? f);
+  const evidence = article.find((x) => alts.some((a) => numbers(x.text).includes(a)))?.text ?? head.s.text;
   return {
     claim: sentence,
     sentence,

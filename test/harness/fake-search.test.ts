@@ -64,8 +64,8 @@ describe('Wikipedia (MediaWiki Action API)', () => {
     // Only the page with the lowest id gets its extract; the rest get '' (the live API does this).
     const withExtract = pages.filter(([, p]) => p.extract !== '');
     expect(withExtract).toHaveLength(1);
-    expect(withExtract[0][1].pageid).toBe(Math.min(...pages.map(([, p]) => p.pageid)));
-    expect(withExtract[0][1].extract).toContain('\n\n\n== ');
+    expect(withExtract[0]![1].pageid).toBe(Math.min(...pages.map(([, p]) => p.pageid)));
+    expect(withExtract[0]![1].extract).toContain('\n\n\n== ');
     expect(body.warnings.extracts['*']).toContain('lowered to 1');
     expect(body.continue.excontinue).toBe(1);
   });
@@ -128,7 +128,7 @@ describe('Brave Search API', () => {
   const url = (q: string, count = 5): string => `${search.urls.brave}/res/v1/web/search?q=${encodeURIComponent(q)}&count=${count}`;
 
   it('returns web results in Brave shape with the right token', async () => {
-    const { status, body, headers } = await getJson(url('Eiffel tower height'), { headers: { 'X-Subscription-Token': search.keys.brave, accept: 'application/json' } });
+    const { status, body, headers } = await getJson(url('Eiffel tower height'), { headers: { 'X-Subscription-Token': search.keys.brave!, accept: 'application/json' } });
     expect(status).toBe(200);
     expect(body.type).toBe('search');
     expect(body.query.original).toBe('Eiffel tower height');
@@ -152,7 +152,7 @@ describe('Brave Search API', () => {
   });
 
   it('validates count and leaves out `web` when nothing matches', async () => {
-    const h = { headers: { 'X-Subscription-Token': search.keys.brave } };
+    const h = { headers: { 'X-Subscription-Token': search.keys.brave! } };
     expect((await getJson(url('x', 50), h)).status).toBe(422);
     const none = await getJson(url('zzzyyyxxx'), h);
     expect(none.status).toBe(200);
@@ -186,11 +186,11 @@ describe('Tavily', () => {
 
 describe('knobs and request log', () => {
   it('keys go only where they belong', async () => {
-    await fetch(`${search.urls.brave}/res/v1/web/search?q=curie`, { headers: { 'X-Subscription-Token': search.keys.brave } });
+    await fetch(`${search.urls.brave}/res/v1/web/search?q=curie`, { headers: { 'X-Subscription-Token': search.keys.brave! } });
     await fetch(`${search.urls.wikipedia}/w/api.php?action=query&list=search&srsearch=curie&format=json`);
-    expect(search.requestsFor('brave')[0].headers['x-subscription-token']).toBe(search.keys.brave);
-    expect(search.requestsFor('wikipedia')[0].headers['x-subscription-token']).toBeUndefined();
-    expect(search.requestsFor('wikipedia')[0].query.srsearch).toBe('curie');
+    expect(search.requestsFor('brave')[0]!.headers['x-subscription-token']).toBe(search.keys.brave!);
+    expect(search.requestsFor('wikipedia')[0]!.headers['x-subscription-token']).toBeUndefined();
+    expect(search.requestsFor('wikipedia')[0]!.query.srsearch).toBe('curie');
   });
 
   it('faults: 500 and 429 in each provider, limited to N requests', async () => {
@@ -201,7 +201,7 @@ describe('knobs and request log', () => {
     const second = await fetch(`${search.urls.wikipedia}/w/api.php?action=query&list=search&srsearch=curie&format=json`);
     expect(second.status).toBe(200);
     search.setFault('brave', { kind: 'status', status: 500 });
-    const b = await getJson(`${search.urls.brave}/res/v1/web/search?q=x`, { headers: { 'X-Subscription-Token': search.keys.brave } });
+    const b = await getJson(`${search.urls.brave}/res/v1/web/search?q=x`, { headers: { 'X-Subscription-Token': search.keys.brave! } });
     expect(b.status).toBe(500);
     expect(b.body.type).toBe('ErrorResponse');
     search.setFault('tavily', { kind: 'status', status: 429 });

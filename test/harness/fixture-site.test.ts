@@ -18,7 +18,7 @@ describe('fixture site', () => {
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       const html = await res.text();
       // The first sentence of the extracted text appears in the page (entity-free pages).
-      const first = doc.text.split('\n')[0].slice(0, 20);
+      const first = doc.text.split('\n')[0]!.slice(0, 20);
       if (!doc.path.startsWith('/real/')) expect(html).toContain(first);
     }
   });
@@ -64,9 +64,9 @@ describe('startHarness', () => {
       expect(patch.llm?.baseURL).toBe(h.llm.baseURL);
       const client = new OpenAI({ baseURL: patch.llm?.baseURL, apiKey: patch.llm?.apiKey, maxRetries: 0 });
       const res = await client.chat.completions.create({ model: 'fake-llm', messages: [{ role: 'user', content: 'ping' }] });
-      expect(res.choices[0].message.content).toBe('Echo: ping');
+      expect(res.choices[0]!.message.content).toBe('Echo: ping');
       const wiki = await fetch(`${patch.search?.wikipedia?.baseURL}/w/api.php?action=query&list=search&srsearch=Eiffel&format=json`).then((r) => r.json() as Promise<{ query: { search: { title: string }[] } }>);
-      expect(wiki.query.search[0].title).toBe('Eiffel Tower');
+      expect(wiki.query.search[0]!.title).toBe('Eiffel Tower');
       expect(h.describe()).toContain(h.site.origin);
     } finally {
       await h.close();

@@ -62,7 +62,7 @@ export async function startFixtureSite(opts: { port?: number } = {}): Promise<Fi
     const slow = /^\/slow\/(\d+)(\/.*)$/.exec(path);
     if (slow) {
       if (!(await sleep(Number(slow[1]), clientGone(res)))) return;
-      path = slow[2];
+      path = slow[2] ?? '';
     }
 
     if (path.endsWith('/')) path += 'index.html';

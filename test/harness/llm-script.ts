@@ -16,14 +16,14 @@ function run(s: Script, req: LlmRequest): Reply | Promise<Reply> {
 /** Picks a script by stage (response_format.json_schema.name). Requests without a matching stage
  * (plain chat, json_object) go to `fallback`. */
 export function byStage(stages: Record<string, Script>, fallback: Script = defaultResponder): Responder {
-  return (req) => run(req.stage !== undefined && req.stage in stages ? stages[req.stage] : fallback, req);
+  return (req) => run(req.stage !== undefined && req.stage in stages ? (stages[req.stage] ?? fallback) : fallback, req);
 }
 
 /** Successive calls get successive scripts; the last one repeats. */
 export function sequence(...scripts: Script[]): Responder {
   if (scripts.length === 0) throw new Error('sequence() needs at least one script');
   let i = 0;
-  return (req) => run(scripts[Math.min(i++, scripts.length - 1)], req);
+  return (req) => run(scripts[Math.min(i++, scripts.length - 1)]!, req);
 }
 
 /** The first `times` calls fail with `fault`, later calls use `then`. */

@@ -97,15 +97,15 @@ export function dataBlocks(text: string): DataBlock[] {
   const out: DataBlock[] = [];
   for (const m of text.matchAll(/<<<DATA ([^\n]*?)>>>\n([\s\S]*?)\n<<<END DATA>>>/g)) {
     const attrs: Record<string, string> = {};
-    for (const a of m[1].matchAll(/(\w+)="([^"]*)"/g)) attrs[a[1]] = a[2];
-    out.push({ attrs, text: m[2] });
+    for (const a of (m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)) attrs[a[1]!] = a[2] ?? '';
+    out.push({ attrs, text: m[2] ?? '' });
   }
   return out;
 }
 
 function line(text: string, label: string): string | undefined {
   const m = new RegExp(`^${label}: (.*)$`, 'm').exec(text);
-  return m?.[1].trim();
+  return m?.[1]?.trim();
 }
 
 /** The stage of a request: the schema name, or (prompt-only fallback) the name in the system text. */

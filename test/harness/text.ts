@@ -54,12 +54,13 @@ export function lexicalSearch<T extends { title: string; text: string }>(docs: r
   for (const t of q) df.set(t, docTerms.filter((d) => d.title.includes(t) || d.body.includes(t)).length);
   const scored: Scored<T>[] = [];
   docs.forEach((doc, i) => {
+    const dt = docTerms[i]!;
     let score = 0;
     for (const t of q) {
       const n = df.get(t) ?? 0;
       if (n === 0) continue;
       const idf = Math.log(1 + docs.length / n);
-      const tf = docTerms[i].body.filter((x) => x === t).length + 3 * docTerms[i].title.filter((x) => x === t).length;
+      const tf = dt.body.filter((x) => x === t).length + 3 * dt.title.filter((x) => x === t).length;
       if (tf > 0) score += idf * (1 + Math.log(tf));
     }
     if (score > 0) scored.push({ doc, score });
@@ -113,16 +114,17 @@ export function hashEmbedding(text: string, dims = 256): number[] {
   const v = new Array<number>(dims).fill(0);
   const ts = terms(text);
   const features = [...ts];
-  for (let i = 0; i + 1 < ts.length; i++) {
-    if (CJK.test(ts[i]) && CJK.test(ts[i + 1])) features.push(ts[i] + ts[i + 1]);
-  }
-  for (const f of features) v[fnv1a(f) % dims] += 1;
+  ts.slice(1).forEach((next, i) => {
+    const cur = ts[i]!;
+    if (CJK.test(cur) && CJK.test(next)) features.push(cur + next);
+  });
+  for (const f of features) v[fnv1a(f) % dims]! += 1;
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
   return norm === 0 ? v : v.map((x) => x / norm);
 }
 
 export function cosine(a: readonly number[], b: readonly number[]): number {
   let s = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) s += a[i] * b[i];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) s += a[i]! * b[i]!;
   return s;
 }

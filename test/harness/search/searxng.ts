@@ -16,7 +16,7 @@ const plain = (html: string): string => html.replace(/<[^>]+>/g, '').replace(/&l
 
 function matches(docs: SearchDoc[], p: URLSearchParams): SearchDoc[] {
   const lang = p.get('language');
-  const pool = lang && lang !== 'all' && lang !== 'auto' ? docs.filter((d) => (d.lang ?? 'en').startsWith(lang.split('-')[0])) : docs;
+  const pool = lang && lang !== 'all' && lang !== 'auto' ? docs.filter((d) => (d.lang ?? 'en').startsWith(lang.split('-')[0] ?? lang)) : docs;
   return lexicalSearch(pool, p.get('q') ?? '').map((h) => h.doc);
 }
 

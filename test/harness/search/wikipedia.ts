@@ -48,8 +48,9 @@ function extract(doc: SearchDoc, p: Params): string {
     .map((l) => {
       const h = /^(==+)\s*(.*?)\s*==+$/.exec(l);
       if (!h) return `<p>${escapeHtml(l)}</p>`;
-      const level = h[1].length;
-      return `<h${level}><span id="${escapeHtml(h[2].replace(/ /g, '_'))}">${escapeHtml(h[2])}</span></h${level}>`;
+      const [, marks = '', title = ''] = h;
+      const level = marks.length;
+      return `<h${level}><span id="${escapeHtml(title.replace(/ /g, '_'))}">${escapeHtml(title)}</span></h${level}>`;
     })
     .join('\n');
 }
