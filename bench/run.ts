@@ -23,6 +23,7 @@ export interface BenchReport {
   run: { batchSeconds: number; eventLoopDelayMs: PipelineBenchResult['eventLoopDelayMs'] };
   perQuestion: PipelineBenchResult['questions'];
   perQuestionGate: PipelineBenchResult['gate'];
+  perSpeculationRun: PipelineBenchResult['speculation'];
 }
 
 // ---- formatting ----
@@ -184,6 +185,7 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
     run: { batchSeconds: pipe.batchSeconds, eventLoopDelayMs: pipe.eventLoopDelayMs },
     perQuestion: pipe.questions,
     perQuestionGate: pipe.gate,
+    perSpeculationRun: pipe.speculation,
   };
 }
 
@@ -208,11 +210,13 @@ export function reportJson(r: BenchReport): string {
   };
   const perQuestion = r.perQuestion.map((q) => ({ ...q, reference: strip(q.reference), ratify: strip(q.ratify) }));
   const perQuestionGate = r.perQuestionGate.map((g) => ({ ...g, gated: strip(g.gated), always: strip(g.always) }));
-  const head = tidy({ ...r, perQuestion: [], perQuestionGate: [] }) as Record<string, unknown>;
+  const perSpeculationRun = r.perSpeculationRun.map((x) => ({ ...x, ratify: strip(x.ratify) }));
+  const head = tidy({ ...r, perQuestion: [], perQuestionGate: [], perSpeculationRun: [] }) as Record<string, unknown>;
   const lines = (rows: unknown[]) => (rows.length ? `[\n${rows.map((x) => `    ${JSON.stringify(tidy(x))}`).join(',\n')}\n  ]` : '[]');
   const body = JSON.stringify(head, null, 2)
     .replace('"perQuestion": []', `"perQuestion": ${lines(perQuestion)}`)
-    .replace('"perQuestionGate": []', `"perQuestionGate": ${lines(perQuestionGate)}`);
+    .replace('"perQuestionGate": []', `"perQuestionGate": ${lines(perQuestionGate)}`)
+    .replace('"perSpeculationRun": []', `"perSpeculationRun": ${lines(perSpeculationRun)}`);
   return `${body}\n`;
 }
 

@@ -30,6 +30,10 @@ const QUEUE_MS = 500;
 
 /** Endpoints seen queueing parallel requests or rate-limiting them, with the reason. */
 const offByEndpoint = new Map<string, SpeculationOff>();
+/** Requests seen queueing, per endpoint: one can be a slow prompt on a busy but parallel server,
+ * so it takes two (a serial server shows it on every parallel request) to turn speculation off. */
+const QUEUED_TO_STOP = 2;
+const queuedByEndpoint = new Map<string, number>();
 
 /** Why speculation is off for this run, if it is. */
 export function speculationOff(ctx: Ctx): SpeculationOff | undefined {
@@ -42,6 +46,7 @@ export function speculationOff(ctx: Ctx): SpeculationOff | undefined {
 /** Forget what was learnt about endpoints (tests). */
 export function resetSpeculationPolicy(): void {
   offByEndpoint.clear();
+  queuedByEndpoint.clear();
 }
 
 function deferred<T>() {
@@ -111,7 +116,11 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     const others = [...attempts.values(), ...finished].filter((b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined);
     const ttft = Math.min(...others.map((b) => (b.firstTokenAt as number) - (b.sentAt as number)));
     const queued = others.some((b) => b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t) && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
-    if (queued) stop('queueing');
+    if (!queued) return;
+    const endpoint = ctx.llm.endpoint ?? '';
+    const seen = (queuedByEndpoint.get(endpoint) ?? 0) + 1;
+    queuedByEndpoint.set(endpoint, seen);
+    if (seen >= QUEUED_TO_STOP) stop('queueing');
   };
 
   /** The run as it will stand before `pos` if every attempt before it is committed as it has said
