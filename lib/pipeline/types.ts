@@ -171,6 +171,14 @@ export type ErrorCode =
   | 'server'
   | 'model-not-found'
   | 'bad-output'
+  /** The prompt does not fit the model's context window (or the server's request size, 413). */
+  | 'context-length'
+  /** The base URL answers with a web page, not the API. */
+  | 'not-an-api'
+  /** The answer hit the output limit even with a larger budget. */
+  | 'output-limit'
+  /** The built-in model does not handle the input's language. */
+  | 'unsupported-language'
   | 'empty-input'
   | 'too-long'
   | 'cancelled'
