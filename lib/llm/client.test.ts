@@ -170,7 +170,7 @@ describe('LLM client', () => {
 
   it('stops waiting out a retry-after when aborted', async () => {
     server.setResponder(() => ({ fault: { kind: 'status', status: 429, retryAfter: 10 } }));
-    const llm = createLlmClient(settings(), { maxRetryWaitMs: 60_000 });
+    const llm = createLlmClient(settings(30_000), { maxRetryWaitMs: 60_000 });
     const ctrl = new AbortController();
     const p = codeOf(llm.json(ask(ctrl.signal)));
     await new Promise((r) => setTimeout(r, 150));
