@@ -2,6 +2,8 @@
  * Ollama, LM Studio or llama.cpp) may write `<think>…</think>` before the answer in the content
  * itself; a brace or "[P1]" in there must not be read as the JSON or the citation. */
 
+import type { ChatRequest, LlmClient } from './types';
+
 const OPEN = '<think>';
 const CLOSE = '</think>';
 
@@ -77,4 +79,25 @@ export class ThinkSplitter {
 function partialTagTail(text: string, tag: string): number {
   for (let n = Math.min(tag.length - 1, text.length); n > 0; n--) if (tag.startsWith(text.slice(-n))) return n;
   return 0;
+}
+
+/** The same client, reporting each call's thinking progress by stage: at the first character,
+ * every `every` characters (a thought can be thousands of deltas; the trace needs a few) and at
+ * the end of the call. */
+export function reportThinking(llm: LlmClient, report: (stage: string, chars: number) => void, every = 500): LlmClient {
+  const around = <R extends ChatRequest, T>(req: R, call: (r: R) => Promise<T>): Promise<T> => {
+    let shown = 0;
+    let last = 0;
+    const onThinking = (chars: number) => {
+      req.onThinking?.(chars);
+      last = chars;
+      if (shown && chars - shown < every) return;
+      shown = chars;
+      report(req.stage, chars);
+    };
+    return call({ ...req, onThinking }).finally(() => {
+      if (last > shown) report(req.stage, last);
+    });
+  };
+  return { ...llm, usage: llm.usage, chat: (req) => around(req, (r) => llm.chat(r)), json: (req) => around(req, (r) => llm.json(r)), embed: (texts, signal) => llm.embed(texts, signal) };
 }

@@ -8,10 +8,12 @@ export function errorBody(message: string, type: string, code: string | null, pa
   return { error: { message, type, param, code } };
 }
 
-export type FaultStatus = 401 | 403 | 404 | 413 | 429 | 500 | 503;
+export type FaultStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503;
 
 export function statusError(status: FaultStatus, model: string, message?: string, retryAfter?: number): OpenAiErrorBody {
   switch (status) {
+    case 400:
+      return errorBody(message ?? 'Invalid request.', 'invalid_request_error', null);
     case 401:
       return errorBody(message ?? 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key');
     case 403:

@@ -11,7 +11,7 @@
  *   llm.setResponder(() => (++calls === 1 ? { fault: { kind: 'status', status: 429, retryAfter: 1 } } : { content: 'ok' }));
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CreateEmbeddingResponse, Embedding } from 'openai/resources/embeddings';
 import type { Model } from 'openai/resources/models';
 import type { CompletionUsage } from 'openai/resources/completions';
