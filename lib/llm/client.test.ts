@@ -180,3 +180,21 @@ describe('LLM client', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 });
+
+describe('LLM client: failures named for what they are', () => {
+  it('a TCP reset mid-stream is a connection cut, retried', async () => {
+    server.setResponder(() => ({ fault: { kind: 'reset', afterChars: 10 } }));
+    const err = (await createLlmClient(settings(), { maxRetries: 0 }).chat({ stage: 'compose', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as LlmError;
+    expect(err.info).toMatchObject({ code: 'unreachable' });
+    expect(err.info.message).toMatch(/cut off mid-answer/);
+    server.setResponder(faultOnce({ kind: 'reset', afterChars: 10 }, { content: 'whole' }));
+    expect(await createLlmClient(settings()).chat({ stage: 'compose', messages: [{ role: 'user', content: 'hi' }] })).toBe('whole');
+  });
+
+  it('never puts a web page into a message (a proxy’s HTML error page)', async () => {
+    server.setResponder(() => ({ fault: { kind: 'status', status: 500, message: '<html><head><title>502 Bad Gateway</title></head><body><h1>502</h1></body></html>' } }));
+    const err = (await createLlmClient(settings(), { maxRetries: 0 }).json(ask()).catch((e: unknown) => e)) as LlmError;
+    expect(err.info.message).toMatch(/web page \("502 Bad Gateway"\)/);
+    expect(err.info.message).not.toMatch(/<|>/);
+  });
+});

@@ -17,6 +17,9 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   }
   const notApi = causeOf(err, NotAnApiError);
   if (notApi) return notAnApi(baseURL, stage);
+  if (isConnectionReset(err)) {
+    return { code: 'unreachable', message: `The connection to ${hostOf(baseURL)} was cut off mid-answer.`, stage };
+  }
   if (err instanceof OpenAI.APIConnectionError) {
     return { code: 'unreachable', message: `Could not reach the model server at ${hostOf(baseURL)}.`, stage };
   }
@@ -41,9 +44,6 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
     if (status === 408) return { code: 'timeout', status, message: 'The server timed out (408).', stage };
     if (status !== undefined && status >= 500) return { code: 'server', status, message: `The model server failed (${status}). ${detail}`.trim(), stage };
     return { code: 'unknown', status, message: `The server refused the request (${status ?? 'no status'}). ${detail || plain(err.message)}`.trim(), stage };
-  }
-  if (isConnectionReset(err)) {
-    return { code: 'unreachable', message: `The connection to ${hostOf(baseURL)} was cut off mid-answer.`, stage };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'unknown', message: plain(message), stage };

@@ -24,7 +24,7 @@ export function stripThinking(text: string): string {
 /** Splits a streamed reply into thinking and answer as the deltas arrive, holding back only as
  * much as could still turn out to be a tag. */
 export class ThinkSplitter {
-  private state: 'start' | 'thinking' | 'answer' = 'start';
+  private state: 'start' | 'thinking' | 'after' | 'answer' = 'start';
   private pending = '';
   thinkingChars = 0;
 
@@ -38,6 +38,13 @@ export class ThinkSplitter {
         answer += this.pending;
         this.pending = '';
         break;
+      }
+      if (this.state === 'after') {
+        // The blank lines between the thought and the answer belong to neither.
+        this.pending = this.pending.replace(/^\s+/, '');
+        if (!this.pending) break;
+        this.state = 'answer';
+        continue;
       }
       if (this.state === 'start') {
         const lead = this.pending.trimStart();
@@ -54,8 +61,8 @@ export class ThinkSplitter {
       const end = this.pending.indexOf(CLOSE);
       if (end >= 0) {
         thinking += this.pending.slice(0, end);
-        this.pending = this.pending.slice(end + CLOSE.length).replace(/^\s+/, '');
-        this.state = 'answer';
+        this.pending = this.pending.slice(end + CLOSE.length);
+        this.state = 'after';
         continue;
       }
       // Keep a tail that might be the start of "</think>".
