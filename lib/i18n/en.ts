@@ -241,6 +241,7 @@ export const en = {
   wayBuiltinBody: 'Runs on this computer; nothing leaves it.',
   builtinUse: 'Use it',
   builtinDownload: 'Download it',
+  builtinDownloadChrome: 'Download Chrome’s built-in model',
   builtinDownloading: 'Downloading… {p}%',
   builtinUnavailable: 'Not available in this browser (Chrome with Gemini Nano only).',
   builtinChecking: 'Checking…',
