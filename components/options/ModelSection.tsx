@@ -109,6 +109,15 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
               onChange={(e) => onChange({ timeoutMs: Number(e.target.value) * 1000 })}
             />
           </Field>
+          <Field label={t('effortLabel')} id="effort" hint={t('effortHint')}>
+            <select id="effort" value={llm.reasoningEffort ?? 'low'} onChange={(e) => onChange({ reasoningEffort: e.target.value as NonNullable<LlmSettings['reasoningEffort']> })}>
+              {(['none', 'minimal', 'low', 'medium', 'high'] as const).map((v) => (
+                <option key={v} value={v}>
+                  {t(`effort_${v}`)}
+                </option>
+              ))}
+            </select>
+          </Field>
         </>
       )}
       <div className="row">

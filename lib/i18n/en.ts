@@ -262,6 +262,13 @@ export const en = {
   connectedSaved: 'Connected and saved: {model} answered in {ms} ms.',
   connectedNeedsSave: 'Connected: {model} answered in {ms} ms. Press Save to keep these settings.',
   // options
+  effortLabel: 'Reasoning effort',
+  effortHint: 'For reasoning and thinking models (OpenAI o-series and gpt-5, Qwen3, DeepSeek-R1, gpt-oss): how long they think before each answer. Low is usually enough.',
+  effort_none: 'None',
+  effort_minimal: 'Minimal',
+  effort_low: 'Low',
+  effort_medium: 'Medium',
+  effort_high: 'High',
   timeoutLabel: 'Time-out per model call (seconds)',
   modelHint: 'Test connection lists the server’s models.',
   statusAll: 'Status',
