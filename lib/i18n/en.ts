@@ -240,7 +240,6 @@ export const en = {
   wayBuiltin: 'The browser’s built-in model',
   wayBuiltinBody: 'Runs on this computer; nothing leaves it.',
   builtinUse: 'Use it',
-  builtinDownload: 'Download it',
   builtinDownloadChrome: 'Download Chrome’s built-in model',
   builtinDownloading: 'Downloading… {p}%',
   builtinUnavailable: 'Not available in this browser (Chrome with Gemini Nano only).',

@@ -234,7 +234,6 @@ export const zhCN: Messages = {
   wayBuiltin: '浏览器内置模型',
   wayBuiltinBody: '在本机运行，数据不会离开这台电脑。',
   builtinUse: '使用它',
-  builtinDownload: '下载',
   builtinDownloadChrome: '下载 Chrome 内置模型',
   builtinDownloading: '正在下载… {p}%',
   builtinUnavailable: '此浏览器不提供（仅限带 Gemini Nano 的 Chrome）。',
