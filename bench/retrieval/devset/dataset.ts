@@ -57,7 +57,7 @@ export function loadQuestions(file = QUESTIONS_FILE): DevQuestion[] {
       try {
         return JSON.parse(l) as DevQuestion;
       } catch (e) {
-        throw new Error(`${file}:${i + 1}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(`${file}:${i + 1}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
     });
 }
