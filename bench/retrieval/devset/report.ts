@@ -28,6 +28,30 @@ export interface DevsetRun {
   parts: Record<Part, Omit<DevsetEvaluation, 'rows' | 'part' | 'ranker'> & { perQuestion: DevsetEvaluation['rows'] }>;
 }
 
+export interface DevsetPartSummary {
+  report: DevsetEvaluation['report'];
+  embedCalls: number;
+  ms: number;
+}
+
+/** The result without its per-question rows (what bench/results/latest.json keeps). */
+export interface DevsetSummary {
+  date: string;
+  questions: DevsetBenchResult['questions'];
+  embeddings?: string;
+  runs: { ranker: string; parts: Record<Part, DevsetPartSummary> }[];
+}
+
+export function devsetSummary(r: DevsetBenchResult): DevsetSummary {
+  return {
+    ...r,
+    runs: r.runs.map((run) => ({
+      ranker: run.ranker,
+      parts: Object.fromEntries(PARTS.map((p) => [p, { report: run.parts[p].report, embedCalls: run.parts[p].embedCalls, ms: run.parts[p].ms }])) as Record<Part, DevsetPartSummary>,
+    })),
+  };
+}
+
 export interface DevsetBenchResult {
   date: string;
   questions: Record<Part, Partial<Record<Category, number>>>;
@@ -91,7 +115,7 @@ export function devsetJson(r: DevsetBenchResult): string {
 
 const f2 = (x: number) => x.toFixed(2);
 
-export function formatDevset(r: DevsetBenchResult): string {
+export function formatDevset(r: DevsetSummary): string {
   const n = (p: Part) => Object.values(r.questions[p]).reduce((s, x) => s + (x ?? 0), 0);
   const counts = PARTS.map((p) => `${p} ${n(p)} (${CATEGORIES.map((c) => `${c} ${r.questions[p][c] ?? 0}`).join(', ')})`).join('; ');
   const overall = table(
