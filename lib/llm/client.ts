@@ -184,6 +184,9 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
     try {
       return req.parse(parseJsonLoose(first));
     } catch (err) {
+      // A final answer written as prose is the answer: no repair round for it.
+      const prose = req.fromText?.(first);
+      if (prose !== undefined) return prose;
       // One repair round: show the model its output and the problem.
       const problem = err instanceof Error ? err.message : String(err);
       const repaired = await run(
@@ -197,6 +200,8 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
       try {
         return req.parse(parseJsonLoose(repaired));
       } catch (err2) {
+        const prose2 = req.fromText?.(repaired);
+        if (prose2 !== undefined) return prose2;
         throw new LlmError({ code: 'bad-output', message: `The model's answer could not be read as ${req.schemaName} JSON: ${err2 instanceof Error ? err2.message : String(err2)}`, stage: req.stage });
       }
     }

@@ -166,11 +166,21 @@ export interface StageSpec<T> {
   schemaName: StageName;
   schema: JsonSchema;
   parse(value: unknown): T;
+  /** The stages that are a final answer read a prose reply as that answer. */
+  fromText?: (text: string) => T | undefined;
 }
 
 const specs = new Map<z.ZodType, JsonSchema>();
 
-export function stage<S extends z.ZodType>(name: StageName, schema: S): StageSpec<z.output<S>> {
+/** A reply that is plain prose (not a JSON object or list, not a code fence): a final answer the
+ * model wrote without the JSON around it. Broken JSON is not prose; it gets the repair round. */
+export function proseAnswer(text: string): { answer: string } | undefined {
+  const t = text.trim();
+  if (!t || /^[{[`]/.test(t) || /^"?answer"?\s*:/i.test(t)) return undefined;
+  return { answer: t };
+}
+
+export function stage<S extends z.ZodType>(name: StageName, schema: S, o: { fromText?: (text: string) => z.output<S> | undefined } = {}): StageSpec<z.output<S>> {
   let json = specs.get(schema);
   if (!json) {
     json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
@@ -181,6 +191,7 @@ export function stage<S extends z.ZodType>(name: StageName, schema: S): StageSpe
     stage: name,
     schemaName: name,
     schema: json,
+    ...(o.fromText ? { fromText: o.fromText } : {}),
     parse(value) {
       const r = schema.safeParse(value);
       if (!r.success) throw new Error(z.prettifyError(r.error));
