@@ -36,7 +36,7 @@ export interface ExecuteRunOptions {
 
 /** False for a checkpoint that cannot be continued (mark it interrupted and offer a re-run). */
 export function canResume(run: Run): boolean {
-  if (run.status === 'done' || run.status === 'cancelled') return false;
+  if (run.status === 'done') return false;
   if (run.steps.length && !run.gate) return false;
   if (run.mode === 'ask' && run.gate?.label === 'ambiguous' && !run.gate.parts?.length) return false;
   return run.steps.every((s) => s.draft !== undefined);
