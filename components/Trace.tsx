@@ -37,6 +37,12 @@ export function Trace({ run }: { run: Run }) {
           {t(`speculationOff_${run.speculationOff.replace(/-/g, '_') as 'one_at_a_time' | 'queueing' | 'rate_limit'}`)}
         </p>
       )}
+      {/* The one stage whose unreadable reply is not an error: what was skipped is said here too. */}
+      {run.gate?.unreadable && (
+        <p className="small muted" data-testid="trace-gate-unreadable">
+          {t('gateUnreadable')}
+        </p>
+      )}
       {run.library.length > 0 && <LibrarySummary run={run} />}
       {draft && (
         <section aria-label={t('draft')}>
