@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type Ref } from 'react';
 import { changesText } from '@/lib/verdicts';
+import { canResume } from '@/lib/pipeline/run-state';
 import type { Run, Source } from '@/lib/pipeline/types';
 import { ErrorNotice } from './ErrorNotice';
 import { useT, type T } from './i18n';
@@ -127,7 +128,7 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
 /** A run that stopped part-way: Retry continues it from its last checkpoint. */
 function resumable(run: Run): boolean {
   if (run.error && NOT_STARTED.has(run.error.code)) return false;
-  return run.status === 'error' || run.status === 'interrupted' || run.status === 'cancelled';
+  return (run.status === 'error' || run.status === 'interrupted' || run.status === 'cancelled') && canResume(run);
 }
 
 /** Errors of a run that never started: there is nothing to continue or to say where it stopped. */
@@ -147,11 +148,11 @@ function RunButtons({ run, actions }: { run: Run; actions: RunActions }) {
   const t = useT();
   const tabId = run.mode === 'verify' && run.claims?.length ? run.input.page?.tabId : undefined;
   const marks = useMarksCount(tabId, run.status, actions.countMarks);
-  const stopped = resumable(run);
+  const stopped = (run.status === 'error' || run.status === 'interrupted' || run.status === 'cancelled') && !(run.error && NOT_STARTED.has(run.error.code));
   return (
     <div className="row run-buttons">
       {/* An error's notice has its own Retry. */}
-      {stopped && !(run.error && run.error.code !== 'cancelled') && (
+      {resumable(run) && !(run.error && run.error.code !== 'cancelled') && (
         <button type="button" onClick={() => actions.onRetry()}>
           {t('retry')}
         </button>
