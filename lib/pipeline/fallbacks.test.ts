@@ -8,6 +8,7 @@ import { curieLibrary, runOnce, startWorld, type TestWorld } from '../../test/ha
 import { pipelineResponder, type PipelineScenario } from '../../test/harness/pipeline-responder.ts';
 import type { Reply, Responder } from '../../test/harness/fake-llm.ts';
 import { marksFromRun } from '../page-marks/from-run';
+import { proseAnswer } from './stages';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -171,5 +172,13 @@ describe('verify: claims and verdicts', () => {
     expect(r.run.sources).toHaveLength(1);
     // The one validated marker is Ratify's; the page's footnotes are escaped text.
     expect(r.run.answer).toBe('Marie Curie was born in Warsaw.\\[1\\] She married Pierre Curie in 1895.\\[12\\] [1]');
+  });
+});
+
+describe('what counts as a prose answer', () => {
+  it('plain text (even labelled "Answer:") is; broken JSON, a fence or a reply still thinking is not', () => {
+    expect(proseAnswer('Answer: She was born in Warsaw [P1].')).toEqual({ answer: 'She was born in Warsaw [P1].' });
+    expect(proseAnswer('The set {1, 2} has two members.')).toEqual({ answer: 'The set {1, 2} has two members.' });
+    for (const t of ['', '{"answer": "She was', '"answer": "She was', '```json\n{"answer": 1', '[1, 2', '<think>hm</think>She was born in Warsaw.']) expect(proseAnswer(t)).toBeUndefined();
   });
 });

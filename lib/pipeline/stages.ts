@@ -173,10 +173,12 @@ export interface StageSpec<T> {
 const specs = new Map<z.ZodType, JsonSchema>();
 
 /** A reply that is plain prose (not a JSON object or list, not a code fence): a final answer the
- * model wrote without the JSON around it. Broken JSON is not prose; it gets the repair round. */
+ * model wrote without the JSON around it, perhaps labelled "Answer:". Broken JSON is not prose; it
+ * gets the repair round. Thinking is the client's to take out: a reply still holding a think tag
+ * is not read as an answer. */
 export function proseAnswer(text: string): { answer: string } | undefined {
-  const t = text.trim();
-  if (!t || /^[{[`]/.test(t) || /^"?answer"?\s*:/i.test(t)) return undefined;
+  const t = text.trim().replace(/^\**answer\**\s*:\s*/i, '');
+  if (!t || /^[{[`]/.test(t) || /^"[\w-]+"\s*:/.test(t) || /<\/?think>/i.test(t)) return undefined;
   return { answer: t };
 }
 
