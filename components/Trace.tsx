@@ -39,6 +39,12 @@ export function Trace({ run }: { run: Run }) {
         </p>
       )}
       {thought > 0 && <Thinking run={run} live={live} />}
+      {/* The one stage whose unreadable reply is not an error: what was skipped is said here too. */}
+      {run.gate?.unreadable && (
+        <p className="small muted" data-testid="trace-gate-unreadable">
+          {t('gateUnreadable')}
+        </p>
+      )}
       {run.library.length > 0 && <LibrarySummary run={run} />}
       {draft && (
         <section aria-label={t('draft')}>

@@ -32,6 +32,9 @@ export async function jsonWithRepair<T>(req: JsonRequest<T>, round: JsonRound, w
   try {
     return req.parse(parseJsonLoose(first));
   } catch (err) {
+    // A final answer written as prose is the answer: no repair round for it.
+    const prose = req.fromText?.(first);
+    if (prose !== undefined) return prose;
     const problem = err instanceof Error ? err.message : String(err);
     const messages: ChatMessage[] = [
       ...req.messages,
@@ -42,6 +45,8 @@ export async function jsonWithRepair<T>(req: JsonRequest<T>, round: JsonRound, w
     try {
       return req.parse(parseJsonLoose(repaired));
     } catch (err2) {
+      const prose2 = req.fromText?.(repaired);
+      if (prose2 !== undefined) return prose2;
       throw new LlmError({ code: 'bad-output', message: `${who} answer could not be read as ${req.schemaName} JSON: ${err2 instanceof Error ? err2.message : String(err2)}`, stage: req.stage });
     }
   }

@@ -35,13 +35,7 @@ export interface ExecuteRunOptions {
   now?: () => number;
 }
 
-/** False for a checkpoint that cannot be continued (mark it interrupted and offer a re-run). */
-export function canResume(run: Run): boolean {
-  if (run.status === 'done' || run.status === 'cancelled') return false;
-  if (run.steps.length && !run.gate) return false;
-  if (run.mode === 'ask' && run.gate?.label === 'ambiguous' && !run.gate.parts?.length) return false;
-  return run.steps.every((s) => s.draft !== undefined);
-}
+export { canResume } from './run-state';
 
 /** How a run ends after `err` (undefined: it succeeded). The one place that decides it. */
 export function endEvents(err: unknown, aborted: boolean): RunEvent[] {
