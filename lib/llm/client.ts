@@ -5,6 +5,7 @@ import { classifyLlmError, LlmError } from './errors';
 import { parsePartialJson } from './partial-json';
 import { parseJsonLoose } from './json-text';
 import { BUILTIN_MODEL_ID, createBuiltinClient } from './builtin';
+import { apiFetch } from '../net/api-fetch';
 import { addUsage, emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
 
 export interface LlmClientOptions {
@@ -38,7 +39,8 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
     maxRetries: 0,
     // The key lives in the user's own extension storage and goes only to this base URL.
     dangerouslyAllowBrowser: true,
-    fetch: opts.fetch,
+    // Never follows a redirect to another origin: the key and the prompt stay with their host.
+    fetch: apiFetch(opts.fetch),
   });
   const idleMs = opts.idleMs ?? Math.min(settings.timeoutMs, 30_000);
   const maxRetries = opts.maxRetries ?? 2;
@@ -245,7 +247,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, stage: string): Prom
 
 export async function listModels(settings: LlmSettings, signal?: AbortSignal): Promise<string[]> {
   if (settings.preset === 'builtin') return [BUILTIN_MODEL_ID];
-  const sdk = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey || 'no-key', timeout: 10_000, maxRetries: 0, dangerouslyAllowBrowser: true });
+  const sdk = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey || 'no-key', timeout: 10_000, maxRetries: 0, dangerouslyAllowBrowser: true, fetch: apiFetch() });
   try {
     const ids: string[] = [];
     for await (const m of sdk.models.list({ signal })) ids.push(m.id);
