@@ -258,7 +258,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       // called prepare() (which returns them itself).
       const [tabStatuses, web] = await Promise.all([
         opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]),
-        searchWeb(req.query, req.signal),
+        searchWeb(req.webQuery ?? req.query, req.signal),
       ]);
       if (!preparedByCaller && !tabStatusesReported) sources.push(...tabStatuses);
       tabStatusesReported = true;
