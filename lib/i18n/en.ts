@@ -151,6 +151,7 @@ export const en = {
   tabScopeAll: 'All windows',
   excludedDomains: 'Never read tabs on these domains (one per line; subdomains included)',
   allowIncognito: 'Read incognito tabs (only if Ratify is allowed in incognito)',
+  privateNetwork: 'Read search results on this computer and private networks (localhost, 192.168.x, intranet names): only for a self-hosted search that indexes your intranet',
   retention: 'Keep history',
   retentionForever: 'Until I delete it',
   retentionDays: '{n} days',

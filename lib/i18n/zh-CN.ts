@@ -151,6 +151,7 @@ export const zhCN: Messages = {
   tabScopeAll: '所有窗口',
   excludedDomains: '从不读取这些域名的标签页（每行一个，包括子域名）',
   allowIncognito: '读取无痕标签页（需允许 Ratify 在无痕模式下运行）',
+  privateNetwork: '读取本机和内网上的搜索结果页面（localhost、192.168.x、内网域名）：仅用于索引内网的自建搜索',
   retention: '历史保留时间',
   retentionForever: '直到我删除',
   retentionDays: '{n} 天',

@@ -8,6 +8,7 @@ import { shrinkPrompt } from './fit';
 import { jsonWithRepair, type PartialSink } from './json-call';
 import { AttemptError, streamOnce } from './stream-once';
 import { apiFetch } from './transport';
+import { apiFetch as noRedirects } from '../net/api-fetch';
 import { addUsage, emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
 
 export interface LlmClientOptions {
@@ -56,7 +57,8 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
     maxRetries: 0,
     // The key lives in the user's own extension storage and goes only to this base URL.
     dangerouslyAllowBrowser: true,
-    fetch: apiFetch(opts.fetch, { onSingleBody: () => caps.streams !== false && learn({ streams: false }) }),
+    // Never follows a redirect to another origin: the key and the prompt stay with their host.
+    fetch: apiFetch(noRedirects(opts.fetch), { onSingleBody: () => caps.streams !== false && learn({ streams: false }) }),
   });
   const idleMs = opts.idleMs ?? Math.min(settings.timeoutMs, 30_000);
   const maxRetries = opts.maxRetries ?? 2;
@@ -215,7 +217,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, stage: string): Prom
 /** List model ids at the endpoint (options page and Test connection). */
 export async function listModels(settings: LlmSettings, signal?: AbortSignal, fetchImpl?: typeof fetch): Promise<string[]> {
   if (settings.preset === 'builtin') return [BUILTIN_MODEL_ID];
-  const sdk = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey || 'no-key', timeout: 10_000, maxRetries: 0, dangerouslyAllowBrowser: true, fetch: apiFetch(fetchImpl) });
+  const sdk = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey || 'no-key', timeout: 10_000, maxRetries: 0, dangerouslyAllowBrowser: true, fetch: apiFetch(noRedirects(fetchImpl)) });
   try {
     const ids: string[] = [];
     for await (const m of sdk.models.list({ signal })) ids.push(m.id);

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { RunError } from '../pipeline/types';
 import { NotAnApiError } from './transport';
+import { RedirectRefused } from '../net/api-fetch';
 
 /** Map anything the SDK (or fetch) throws to a RunError with a code the UI can explain. */
 /** `preset` lets a 403 from a server the user set up as Ollama be explained as Ollama's origin check. */
@@ -14,6 +15,10 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   }
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return { code: 'timeout', message: `The model server at ${hostOf(baseURL)} did not answer in time.`, stage };
+  }
+  // A redirect Ratify refused to follow (lib/net/api-fetch.ts): say where it pointed.
+  if (err instanceof OpenAI.APIConnectionError && err.cause instanceof RedirectRefused) {
+    return { code: 'unreachable', ...(err.cause.status ? { status: err.cause.status } : {}), message: err.cause.message, stage };
   }
   const notApi = causeOf(err, NotAnApiError);
   if (notApi) return notAnApi(baseURL, stage);

@@ -42,6 +42,8 @@ export async function ask(ctx: Ctx): Promise<void> {
       return { label: 'clear', beta: 0, betaThreshold: t, retrieve: shouldRetrieve(0, t, true), unreadable: true } satisfies GateDecision;
     });
     ctx.emit({ type: 'gate', decision: gate });
+    // The gate read the question and the page only (no tab text): its rewrite may go to the web.
+    if (ctx.guard?.cleanContext()) ctx.guard.vouch(gate.rewritten, ...(gate.parts ?? []).map((p) => p.question));
   }
   if (gate.aboutPage && input.page?.text) ctx = onThePage(ctx, input.page);
   if (gate.label === 'ambiguous' && gate.parts?.length) return answerParts(ctx, gate, input.page);
@@ -127,6 +129,10 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
   const shown = new DeltaTracker();
   const k = Math.max(1, ctx.settings.passagesPerStep);
   let fetched = 0;
+  // Written before any tab text was shown to the model (no earlier answer in its prompt): its
+  // steps and queries are vouched for, so they reach the web as written.
+  const clean = context === undefined && !!ctx.guard?.cleanContext();
+  const vouch = (s: { step?: unknown; query?: unknown } | undefined) => clean && ctx.guard?.vouch(String(s?.step ?? ''), String(s?.query ?? ''));
   const items = (p: unknown): { step?: unknown; query?: unknown }[] => {
     const steps = (p as Record<string, unknown> | undefined)?.steps;
     return Array.isArray(steps) ? steps.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object') : [];
@@ -141,7 +147,10 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     onPartial: (p) => {
       const list = items(p);
       // A step's query is complete once the next step has started.
-      for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
+      for (; fetched < list.length - 1; fetched++) {
+        vouch(list[fetched]);
+        chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
+      }
       // Sub-questions draft in parallel: their streams would interleave, so only the single
       // question's draft streams; parts show up whole with their draft event.
       if (part !== undefined) return;
@@ -155,6 +164,7 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     },
   });
   const steps = out.steps.slice(0, maxSteps);
+  steps.forEach(vouch);
   const run = ctx.run();
   const base = run.steps.reduce((m, s) => Math.max(m, s.index + 1), 0);
   ctx.emit({ type: 'draft', steps: steps.map((s, i) => ({ text: s.step, part, index: base + i })), ...(part !== undefined || run.steps.length ? { append: true } : {}) });

@@ -14,6 +14,7 @@ import type { PipelineSettings } from '../settings/schema';
 import { ask } from './ask';
 import { raceAbort, type Ctx } from './context';
 import { inputProblem } from './input';
+import { QueryGuard } from './query-guard';
 import { applyEvent } from './run-state';
 import type { Run, RunError, RunEvent } from './types';
 import { verifySelection } from './verify';
@@ -74,7 +75,10 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
   };
   // A thinking model's progress shows in the trace ("thinking…", with its length).
   const llm = reportThinking(o.llm, (stage, chars) => emit({ type: 'thinking', stage, chars }));
-  const ctx: Ctx = { llm, library: o.library, settings: o.settings, signal, run: () => state, emit, onUsage };
+  const guard = new QueryGuard(() => state);
+  // A resumed run's draft was vouched for when it was written, if its context was clean.
+  if (guard.cleanContext()) guard.vouch(...state.steps.filter((s) => !s.part || !state.gate?.parts?.[s.part]?.dependsOnPrevious).map((s) => s.draft), state.gate?.rewritten, ...(state.gate?.parts ?? []).filter((p) => !p.dependsOnPrevious).map((p) => p.question));
+  const ctx: Ctx = { llm, library: o.library, settings: o.settings, signal, run: () => state, emit, onUsage, guard };
   const ended = (err: unknown) => endEvents(err, signal.aborted).forEach(emit);
 
   // Checked synchronously, so a run that cannot start has ended when executeRun returns.

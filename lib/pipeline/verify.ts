@@ -93,6 +93,8 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
       },
     });
     ctx.emit({ type: 'gate', decision });
+    // The claims were written from the selection and its page only: they may go to the web.
+    ctx.guard?.vouch(query, ...claims.map((c) => c.claim));
     ctx.emit({ type: 'draft', steps: claims.map((c) => ({ text: c.claim, sentence: c.sentence || c.claim })) });
     // The first claim's query is the model's; the others' are made from their own words until a
     // correction rewrites them.

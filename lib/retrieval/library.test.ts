@@ -42,7 +42,8 @@ function search(patch: Partial<Record<'wikipedia' | 'searxng' | 'brave' | 'tavil
 function lib(tabs: MemoryTab[], extra: Partial<LibraryOptions> = {}) {
   return createLibrary({
     search: search(),
-    privacy: DEFAULT_SETTINGS.privacy,
+    // The fixture site runs on this machine: the user's switch for private-network pages is on.
+    privacy: { ...DEFAULT_SETTINGS.privacy, privateNetwork: true },
     pipeline: { passageChars: 400, passagesPerStep: 4 },
     tabs: createMemoryTabs(tabs),
     reader: createNodePageReader(),

@@ -169,7 +169,16 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       return { page: cached, status: { ...base, status: 'cached' } };
     }
     try {
-      const page = await withTimeout(opts.search.timeoutMs, signal, (s) => fetchReadable(hit.url, { fetch: fetchFn, reader: opts.reader, signal: s }));
+      const page = await withTimeout(opts.search.timeoutMs, signal, (s) =>
+        fetchReadable(hit.url, {
+          fetch: fetchFn,
+          reader: opts.reader,
+          signal: s,
+          privateNetwork: opts.privacy.privateNetwork,
+          // Excluded domains hold on every redirect hop, not only for the result's own URL.
+          refuse: (u) => (isExcludedHost(u.hostname, opts.privacy.excludedDomains) ? 'excluded domain' : undefined),
+        }),
+      );
       if (!page.text.trim()) throw new Error('no readable text');
       if (!page.title || page.title === page.url) page.title = hit.title;
       await opts.cache?.put({ ...page, url: hit.url, storedAt: now() });
@@ -249,7 +258,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       // called prepare() (which returns them itself).
       const [tabStatuses, web] = await Promise.all([
         opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]),
-        searchWeb(req.query, req.signal),
+        searchWeb(req.webQuery ?? req.query, req.signal),
       ]);
       if (!preparedByCaller && !tabStatusesReported) sources.push(...tabStatuses);
       tabStatusesReported = true;

@@ -48,6 +48,9 @@ export interface RetrieveRequest {
   round?: number;
   seed?: Passage[];
   signal?: AbortSignal;
+  /** What may go to web search, when it differs from `query` (terms that may carry open-tab text
+   * withheld, lib/pipeline/query-guard.ts); '' searches the web not at all. */
+  webQuery?: string;
 }
 
 export interface RetrieveResult {

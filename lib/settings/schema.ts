@@ -75,6 +75,10 @@ const privacySchema = z.object({
   tabScope: z.enum(['window', 'all']).default('all'),
   excludedDomains: z.array(z.string().trim().toLowerCase()).default(DEFAULT_EXCLUDED_DOMAINS),
   allowIncognito: z.boolean().default(false),
+  /** Fetch result pages on this machine and private networks (localhost, 10.x, 192.168.x,
+   * intranet names): for a self-hosted SearXNG that indexes an intranet. Off: a search result can
+   * never make Ratify reach into the user's network. */
+  privateNetwork: z.boolean().default(false),
   /** Runs older than this are deleted; 0 keeps everything. */
   retentionDays: intIn(0, 3_650).default(0),
 });
