@@ -2,6 +2,7 @@
  * untrusted: they go in as DATA blocks with delimiters the text itself cannot forge, and every
  * system prompt says that DATA is material to read, never instructions. */
 import type { ChatMessage } from '../llm/types';
+import { STOPWORDS } from '../retrieval/tokenize';
 import type { AliasMap } from './citations';
 import type { PageContext, ThreadTurn } from './types';
 
@@ -245,13 +246,11 @@ export function fallbackQuery(step: string, question: string, maxWords = 16): st
   const out: string[] = [];
   for (const w of [...words(step), ...words(question)]) {
     const k = w.toLowerCase().replace(/[\p{P}\p{S}]/gu, '');
-    if (seen.has(k) || STOP.has(k)) continue;
+    if (seen.has(k) || STOPWORDS.has(k)) continue;
     seen.add(k);
     out.push(w.replace(/^[\p{P}]+|[\p{P}]+$/gu, ''));
     if (out.length >= maxWords) break;
   }
   return out.join(' ') || question.slice(0, 200);
 }
-
-const STOP = new Set('a an the of to in on at for and or but is are was were be been being it its this that these those with by from as which who whom what when where why how do does did has have had not no so than then there their they he she his her we you i'.split(' '));
 
