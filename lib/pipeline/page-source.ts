@@ -33,6 +33,7 @@ export function primaryPageLibrary(inner: Library, page: PageContext, passageCha
   };
   const library: Library = {
     prepare: inner.prepare?.bind(inner),
+    catalogue: inner.catalogue?.bind(inner),
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       const k = Math.max(1, req.k);
       const [mine, rest] = await Promise.all([Promise.resolve(fromPage(req, k)), inner.retrieve(req)]);

@@ -54,6 +54,12 @@ export class PassageIndex {
     return this.items.length;
   }
 
+  /** Every indexed passage, page by page. */
+  allPassages(): Passage[] {
+    this.refresh();
+    return this.items.map((a) => a.passage);
+  }
+
   has(url: string): boolean {
     return this.docs.has(url);
   }
