@@ -8,6 +8,7 @@ import { rangeOf } from '@/lib/settings/fields';
 import { ErrorNotice } from '../ErrorNotice';
 import { useT } from '../i18n';
 import { useConnection } from '../setup/use-connection';
+import { useEmbeddingChoice } from './use-embedding-choice';
 import { Field, problemText } from './fields';
 
 export type AfterTest = 'saved' | 'needs-save';
@@ -27,6 +28,14 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
   const t = useT();
   const llm = settings.llm;
   const c = useConnection();
+  const embeddings = useEmbeddingChoice(llm);
+  const embeddingsHint = !embeddings
+    ? t('embeddingsChecking')
+    : embeddings.how === 'off'
+      ? t('embeddingsOff')
+      : embeddings.how === 'none-found'
+        ? t('embeddingsNone')
+        : t(embeddings.how === 'set' ? 'embeddingsSet' : 'embeddingsFound', { model: embeddings.model ?? '' });
   const [after, setAfter] = useState<{ result: AfterTest; model: string; ms: number }>();
   const [builtinReady, setBuiltinReady] = useState(false);
   useEffect(() => {
@@ -93,7 +102,7 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
               ))}
             </datalist>
           </Field>
-          <Field label={t('embeddingModel')} id="embeddingModel">
+          <Field label={t('embeddingModel')} id="embeddingModel" hint={embeddingsHint}>
             <input id="embeddingModel" list="model-list" value={llm.embeddingModel} onChange={(e) => onChange({ embeddingModel: e.target.value })} />
           </Field>
           <Field label={t('timeoutLabel')} id="timeout" error={problemText(t, problems, 'llm.timeoutMs', SECTION_SCHEMAS.llm.shape.timeoutMs)}>

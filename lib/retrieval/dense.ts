@@ -14,8 +14,9 @@ export interface EmbeddingStore {
 
 export interface DenseOptions {
   embed: EmbedFn;
-  /** Part of every cache key: vectors of different models never mix. */
-  model: string;
+  /** Part of every cache key: vectors of different models never mix. A function when the model is
+   * found at the endpoint first (undefined: none, so no dense ranking). */
+  model: string | (() => Promise<string | undefined>);
   store?: EmbeddingStore;
   /** Texts per embeddings request (default 64). */
   batchSize?: number;
@@ -47,14 +48,27 @@ export class DenseIndex {
   /** Embedding requests made (the cache's effect is visible in tests and the trace). */
   calls = 0;
 
-  constructor(private readonly o: DenseOptions) {}
+  private resolved?: Promise<string | undefined>;
+  private modelName?: string;
 
-  get model(): string {
-    return this.o.model;
+  constructor(private readonly o: DenseOptions) {
+    if (typeof o.model === 'string') {
+      this.modelName = o.model;
+      this.resolved = Promise.resolve(o.model);
+    }
+  }
+
+  /** The embeddings model, once known; undefined when the endpoint has none. */
+  async model(): Promise<string | undefined> {
+    const m = this.o.model;
+    // A failed lookup means no model: ranking stays lexical (the settings page says why).
+    this.resolved ??= typeof m === 'string' ? Promise.resolve(m) : m().catch(() => undefined);
+    this.modelName = await this.resolved;
+    return this.modelName;
   }
 
   keyOf(text: string): string {
-    return `${this.o.model}\n${hashText(text)}:${text.length}`;
+    return `${this.modelName ?? ''}\n${hashText(text)}:${text.length}`;
   }
 
   has(text: string): boolean {
@@ -68,6 +82,7 @@ export class DenseIndex {
   /** Makes sure every text has a vector: from memory, then the store, then the endpoint in
    * batches. Vectors of finished batches are kept even if a later batch fails. */
   async ensure(texts: string[], signal?: AbortSignal): Promise<void> {
+    if (!(await this.model())) return;
     const want = new Map<string, string>();
     const waits: Promise<void>[] = [];
     for (const t of texts) {

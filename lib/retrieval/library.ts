@@ -41,8 +41,9 @@ export interface LibraryOptions {
   /** Dense ranking (the LLM client's embed with `embeddingModel`); fused with the lexical ranking
    * by rank. Without it ranking is lexical. */
   embed?: EmbedFn;
-  /** The embeddings model `embed` uses (part of every cached vector's key). */
-  embeddingModel?: string;
+  /** The embeddings model `embed` uses (part of every cached vector's key), or how to find it at
+   * the endpoint (undefined: none there, so ranking stays lexical without a note). */
+  embeddingModel?: string | (() => Promise<string | undefined>);
   /** Where vectors persist between runs (IndexedDB in the extension). */
   embeddingStore?: EmbeddingStore;
   /** How long a retrieval waits for embeddings before it ranks lexically (default 10 s). */
@@ -233,7 +234,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
   /** One dense ranking per query alternative, or none (with a note in the trace) when the
    * embeddings endpoint fails or is slow: ranking is then lexical. */
   async function denseLists(alts: string[], lexical: Passage[][], keep: (p: Passage) => boolean, signal: AbortSignal | undefined, errors: ProviderError[]): Promise<Passage[][]> {
-    if (!dense) return [];
+    if (!dense || !(await dense.model())) return [];
     const pool = (index.size <= MAX_DENSE_PASSAGES ? index.allPassages() : [...new Map(lexical.flat().map((p) => [p.id, p])).values()]).filter(keep);
     try {
       await withTimeout(opts.denseTimeoutMs ?? 10_000, signal, () => dense.ensure([...alts, ...pool.map(passageEmbedText)], signal));
