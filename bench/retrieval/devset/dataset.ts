@@ -23,6 +23,10 @@ export const DEVSET_DIR = join(here, '..', '..', '..', 'test', 'fixtures', 'retr
 export const QUESTIONS_FILE = join(DEVSET_DIR, 'questions.jsonl');
 export const PAGES_DIR = join(DEVSET_DIR, 'pages');
 
+/** The pages not in English (the data README, section 5b); every other page is English. */
+export const PAGE_LANGS: Readonly<Record<string, string>> = { youth: 'zh', gmw: 'zh', 'videos-2': 'fr', 'cnet-svg-classes': 'es', 'nytimes-5': 'es' };
+export const pageLang = (name: string): string => PAGE_LANGS[name] ?? 'en';
+
 export const CATEGORIES = ['lexical', 'paraphrase', 'multi-page', 'cross-language'] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Part = 'tune' | 'held-out';
@@ -57,7 +61,7 @@ export function loadQuestions(file = QUESTIONS_FILE): DevQuestion[] {
       try {
         return JSON.parse(l) as DevQuestion;
       } catch (e) {
-        throw new Error(`${file}:${i + 1}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(`${file}:${i + 1}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
     });
 }
@@ -147,6 +151,9 @@ export function checkQuestions(questions: DevQuestion[], pages: DevPage[]): stri
     const goldPages = new Set((q.gold ?? []).map((g) => g.page));
     if (q.category === 'multi-page' && goldPages.size < 2) problems.push(`${at}: multi-page with gold on ${goldPages.size} page`);
     if (q.category !== 'multi-page' && goldPages.size > 1) problems.push(`${at}: gold on ${goldPages.size} pages but not multi-page`);
+    if (q.category === 'cross-language' && [...goldPages].some((p) => (pageLang(p) === 'en') === (q.lang === 'en'))) {
+      problems.push(`${at}: cross-language, but a gold page is in the question's language`);
+    }
   }
   return problems;
 }
