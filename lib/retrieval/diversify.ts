@@ -47,3 +47,20 @@ export function diversifyTop<T extends Ranked>(out: T[], docOf: ArrayLike<number
   const rest = out.filter((_, i) => i !== best[0] && i !== best[1]);
   out.splice(0, out.length, ...first, ...rest);
 }
+
+/** Spreads pages through a ranking (best first): each passage moves down `step` places for every
+ * better passage of its own page. Page-level evidence (a title match, a link) lifts all of one
+ * page's passages together; this keeps a second relevant page from being pushed out of the top k
+ * by the first page's weaker passages, while the best passage of each page keeps its place. */
+export function spreadPages<T>(list: T[], page: (t: T) => string, step: number): T[] {
+  if (step <= 0 || list.length < 3) return list;
+  const seen = new Map<string, number>();
+  const keyed = list.map((item, i) => {
+    const p = page(item);
+    const n = seen.get(p) ?? 0;
+    seen.set(p, n + 1);
+    return { item, key: i + step * n, i };
+  });
+  keyed.sort((a, b) => a.key - b.key || a.i - b.i);
+  return keyed.map((x) => x.item);
+}

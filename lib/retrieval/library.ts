@@ -4,6 +4,7 @@
 import type { PipelineSettings, PrivacySettings, SearchSettings } from '../settings/schema';
 import type { PageCache } from '../store/page-cache';
 import { dedupe } from './dedupe';
+import { spreadPages } from './diversify';
 import { DenseIndex, passageEmbedText, type EmbedFn, type EmbeddingStore } from './dense';
 import type { PageReader, ReadablePage } from './page';
 import { chunkPage } from './passages';
@@ -21,6 +22,10 @@ export type { EmbedFn } from './dense';
 /** Dense ranking over the whole library up to this many passages; beyond, over the lexical
  * candidates of each query only. */
 const MAX_DENSE_PASSAGES = 2000;
+
+/** Tuned on the development set's tuning part (bench/retrieval/devset). */
+const PAGE_SPREAD = 1;
+const DENSE_WEIGHT = 1;
 
 export interface LibraryOptions {
   search: SearchSettings;
@@ -57,6 +62,10 @@ export interface LibraryOptions {
   /** A fetched result page is reused from the cache for this long (default one day). */
   webCacheTtlMs?: number;
   weights?: Partial<RankWeights>;
+  /** Weight of each dense ranking against a lexical one in the fusion (default DENSE_WEIGHT). */
+  denseWeight?: number;
+  /** Places a passage moves down per better passage of its own page (diversify.ts spreadPages). */
+  pageSpread?: number;
 }
 
 export interface RatifyLibrary extends Library {
@@ -288,8 +297,11 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
           .map((s) => s.passage)
           .filter(keep),
       );
-      const lists = [...lexical, ...(await denseLists(alts, lexical, keep, req.signal, errors))].filter((l) => l.length);
-      const ranked = lists.length > 1 ? fuseByRank(lists, (p) => p.id) : (lists[0] ?? []);
+      const denses = await denseLists(alts, lexical, keep, req.signal, errors);
+      const lists = [...lexical, ...denses];
+      const weights = [...lexical.map(() => 1), ...denses.map(() => opts.denseWeight ?? DENSE_WEIGHT)];
+      const fused = lists.length > 1 ? fuseByRank(lists, (p) => p.id, 60, weights) : (lists[0] ?? []);
+      const ranked = spreadPages(fused, (p) => documentUrl(p.url), opts.pageSpread ?? PAGE_SPREAD);
       // Near-duplicates (the same article open in a tab and found on the web) keep the tab copy.
       const passages = dedupe(ranked, (p) => p.text, k, { prefer: (a, b) => a.origin === 'tab' && b.origin !== 'tab' });
       return { passages, sources, errors };
