@@ -20,6 +20,7 @@ import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, draftStage, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../retrieval/types';
+import { libraryCatalogue } from './catalogue';
 import type { GateDecision, PageContext, PartAnswer } from './types';
 
 /** A question about the page the user is on: retrieval returns the page's passages first, and the
@@ -83,20 +84,6 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
-
-/** The library's catalogue for the prompts that write queries; a slow or failing tab read
- * leaves it out rather than hold up the draft. */
-async function libraryCatalogue(ctx: Ctx): Promise<CatalogueEntry[]> {
-  if (!ctx.library.catalogue) return [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<CatalogueEntry[]>((resolve) => (timer = setTimeout(() => resolve([]), 3000)));
-  try {
-    // Without a catalogue the queries are written in the question's language, as before.
-    return await Promise.race([ctx.library.catalogue(ctx.signal).catch(() => []), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, catalogue: CatalogueEntry[]): StepCaller {
   return {

@@ -214,6 +214,8 @@ export interface CheckInput {
   finalRound: boolean;
   passages: AliasMap;
   withPassage: boolean;
+  /** The library's sources (titles, sites, languages), for writing queries. */
+  catalogue?: CatalogueEntry[];
 }
 
 export function checkMessages(x: CheckInput): ChatMessage[] {
@@ -228,6 +230,7 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
       x.withPassage
         ? `This is the last claim. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}also write "correctedPassage": the highlighted passage with every corrected or refuted claim fixed (including those checked before), keeping its wording, style and language elsewhere, with evidence ids like [P1] right after each fix that this message's evidence supports.${x.finalRound ? '' : ' If "sufficient" is false, "correctedPassage" is "".'}`
         : '',
+      queryLanguageRule(x.catalogue),
     ),
     {
       role: 'user',
@@ -236,7 +239,7 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
         (x.before.length ? `Claims checked so far, as they now stand:\n${numbered(x.before)}\n\n` : '') +
         `Current claim: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nClaim: ${x.claim}\n` +
         (x.later.length ? `Later claims:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
-        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}`,
+        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${catalogueBlock(x.catalogue)}`,
     },
   ];
 }

@@ -10,12 +10,14 @@ import { newChain, runChain, type StepCaller } from './chain';
 import { compose } from './compose';
 import { stepsOfPart, type Ctx } from './context';
 import { gateSelection } from './gate';
+import type { CatalogueEntry } from '../retrieval/types';
+import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
 import { buildSources, citedEvidence } from './sources';
 import { checkFinalStage, checkStage, stage, type StageSpec } from './stages';
 import type { ClaimResult, RunInput } from './types';
 
-function checkCaller(ctx: Ctx, selection: string): StepCaller {
+function checkCaller(ctx: Ctx, selection: string, catalogue: CatalogueEntry[]): StepCaller {
   return {
     prompt: (a) =>
       checkMessages({
@@ -30,6 +32,7 @@ function checkCaller(ctx: Ctx, selection: string): StepCaller {
         finalRound: a.finalRound,
         passages: a.passages,
         withPassage: a.withFinal,
+        catalogue,
       }),
     async call(a, messages, partial, signal) {
       const call = <T>(spec: StageSpec<T>) =>
@@ -98,7 +101,8 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
     claims.forEach((c, i) => ctx.emit({ type: 'query', index: i, round: 1, query: (i === 0 && query) || fallbackQuery(c.claim, '') }));
   }
 
-  const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection), streamFinal: true, verify: true, origin: input.page });
+  const catalogue = await libraryCatalogue(ctx);
+  const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection, catalogue), streamFinal: true, verify: true, origin: input.page });
   const final = await runChain(ctx, chain);
   if (final) return emitResult(ctx, final.raw, final.aliases, final.index);
 
