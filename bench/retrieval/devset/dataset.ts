@@ -121,13 +121,12 @@ export function splitParts(questions: Pick<DevQuestion, 'id' | 'category'>[]): M
   return out;
 }
 
-/** Where each gold span sits in its page's readable text: [start, end) of its first occurrence. */
+/** Where a gold span sits in its page's readable text: [start, end). */
 export interface LocatedGold extends GoldSpan {
   start: number;
   end: number;
 }
 
-/** Problems with the set, one line each (empty: the set is sound). */
 export function checkQuestions(questions: DevQuestion[], pages: DevPage[]): string[] {
   const problems: string[] = [];
   const byName = new Map(pages.map((p) => [p.name, p]));
@@ -158,11 +157,13 @@ export function checkQuestions(questions: DevQuestion[], pages: DevPage[]): stri
   return problems;
 }
 
+/** Every occurrence of every gold span (a span repeated in its page answers wherever it is). */
 export function locateGold(q: DevQuestion, pages: Map<string, DevPage>): LocatedGold[] {
-  return q.gold.map((g) => {
+  return q.gold.flatMap((g) => {
     const text = pages.get(g.page)?.page.text ?? '';
-    const start = text.indexOf(g.span);
-    if (start < 0) throw new Error(`${q.id}: gold span not in ${g.page}`);
-    return { ...g, start, end: start + g.span.length };
+    const out: LocatedGold[] = [];
+    for (let at = text.indexOf(g.span); at >= 0; at = text.indexOf(g.span, at + 1)) out.push({ ...g, start: at, end: at + g.span.length });
+    if (!out.length) throw new Error(`${q.id}: gold span not in ${g.page}`);
+    return out;
   });
 }

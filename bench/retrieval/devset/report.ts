@@ -137,6 +137,6 @@ export function formatDevset(r: DevsetSummary): string {
       })]),
     ),
   );
-  const emb = r.embeddings ? `\nhybrid: ${r.embeddings} (hashed words: a lexical signal, not a semantic one)` : '';
+  const emb = r.embeddings ? `\nhybrid: ${r.embeddings}` : '';
   return `questions: ${counts}\n${overall}\n\nby category\n${byCat}${emb}`;
 }
