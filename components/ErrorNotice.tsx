@@ -14,6 +14,10 @@ const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
   server: ['errServerTitle', 'errServerHint'],
   'model-not-found': ['errModelTitle', 'errModelHint'],
   'bad-output': ['errBadOutputTitle', 'errBadOutputHint'],
+  'context-length': ['errContextTitle', 'errContextHint'],
+  'not-an-api': ['errNotApiTitle', 'errNotApiHint'],
+  'output-limit': ['errOutputLimitTitle', 'errOutputLimitHint'],
+  'unsupported-language': ['errLanguageTitle', 'errLanguageHint'],
   'empty-input': ['errEmptyTitle', 'errEmptyHint'],
   'too-long': ['errTooLongTitle', 'errTooLongHint'],
   cancelled: ['errCancelledTitle', 'errCancelledHint'],
@@ -21,7 +25,7 @@ const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
   unknown: ['errUnknownTitle', 'errUnknownHint'],
 };
 
-const SETTINGS_FIXES = new Set<ErrorCode>(['not-configured', 'auth', 'forbidden', 'unreachable', 'model-not-found', 'ollama-origin']);
+const SETTINGS_FIXES = new Set<ErrorCode>(['not-configured', 'auth', 'forbidden', 'unreachable', 'model-not-found', 'ollama-origin', 'not-an-api', 'unsupported-language']);
 
 /** A failure in plain words: what happened, what to do, the server's own detail. */
 export function ErrorNotice({ error, onRetry, onOpenSettings }: { error: RunError; onRetry?: () => void; onOpenSettings?: () => void }) {

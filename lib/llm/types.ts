@@ -21,6 +21,9 @@ export interface ChatRequest {
   timeoutMs?: number;
   /** Called once per HTTP attempt with that attempt's token counts (for per-run accounting). */
   onUsage?: (u: CallUsage) => void;
+  /** Called while the model thinks (a `<think>` block or reasoning deltas, never the answer),
+   * with the length of the thought so far in characters. */
+  onThinking?: (chars: number) => void;
 }
 
 export interface CallUsage {

@@ -32,6 +32,8 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
   switch (ev.type) {
     case 'gate':
       return { ...r, gate: ev.decision };
+    case 'thinking':
+      return { ...r, thinking: { ...r.thinking, [ev.stage]: ev.chars } };
     case 'draft-delta':
       return { ...r, draftText: (r.draftText ?? '') + ev.text };
     case 'draft': {
