@@ -27,11 +27,10 @@ export default defineBackground(() => {
   const manager = new RunManager({
     store,
     loadSettings: effectiveSettings,
-    execute: createExecutor((run, settings, llm) =>
+    execute: createExecutor((run, settings) =>
       createBrowserLibrary(settings, {
         // In verify mode the page the selection came from is never evidence for itself.
         origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
-        embed: settings.llm.embeddingModel ? (texts, signal) => llm.embed(texts, signal) : undefined,
         scope: run.mode === 'ask' ? run.input.scope : undefined,
       }),
     ),

@@ -10,6 +10,7 @@ import { useT } from '../i18n';
 import { useConnection } from '../setup/use-connection';
 import { useBuiltinModel } from '../setup/use-builtin';
 import { BuiltinDownload } from '../setup/BuiltinDownload';
+import { useEmbeddingChoice } from './use-embedding-choice';
 import { Field, problemText } from './fields';
 
 export type AfterTest = 'saved' | 'needs-save';
@@ -29,6 +30,14 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
   const t = useT();
   const llm = settings.llm;
   const c = useConnection();
+  const embeddings = useEmbeddingChoice(llm);
+  const embeddingsHint = !embeddings
+    ? t('embeddingsChecking')
+    : embeddings.how === 'off'
+      ? t('embeddingsOff')
+      : embeddings.how === 'none-found'
+        ? t('embeddingsNone')
+        : t(embeddings.how === 'set' ? 'embeddingsSet' : 'embeddingsFound', { model: embeddings.model ?? '' });
   const [after, setAfter] = useState<{ result: AfterTest; model: string; ms: number }>();
   // Offered once Chrome has it or can download it ("downloadable" is offered as a download).
   const builtin = useBuiltinModel();
@@ -95,7 +104,7 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
               ))}
             </datalist>
           </Field>
-          <Field label={t('embeddingModel')} id="embeddingModel">
+          <Field label={t('embeddingModel')} id="embeddingModel" hint={embeddingsHint}>
             <input id="embeddingModel" list="model-list" value={llm.embeddingModel} onChange={(e) => onChange({ embeddingModel: e.target.value })} />
           </Field>
           <Field label={t('timeoutLabel')} id="timeout" error={problemText(t, problems, 'llm.timeoutMs', SECTION_SCHEMAS.llm.shape.timeoutMs)}>

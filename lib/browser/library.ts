@@ -2,8 +2,10 @@
  * page cache, providers from the settings. One call per run in the worker. */
 import type { SourceScope } from '../pipeline/types';
 import type { Settings } from '../settings/schema';
-import { createLibrary, type EmbedFn, type RatifyLibrary } from '../retrieval/library';
+import { endpointEmbeddings } from '../retrieval/endpoint-embeddings';
+import { createLibrary, type RatifyLibrary } from '../retrieval/library';
 import { db } from '../store/db';
+import { createDexieEmbeddingStore } from '../store/embedding-cache';
 import { createDexiePageCache } from '../store/page-cache';
 import { createBrowserPageReader } from './offscreen-reader';
 import { createBrowserTabsAdapter } from './tabs-adapter';
@@ -11,8 +13,6 @@ import { createBrowserTabsAdapter } from './tabs-adapter';
 export interface BrowserLibraryOptions {
   /** Verify mode: the tab and URL the selection came from (never evidence for itself). */
   origin?: { tabId?: number; url?: string };
-  /** Dense ranking, e.g. (texts, signal) => llm.embed(texts, signal) when an embeddings model is set. */
-  embed?: EmbedFn;
   /** The sources chosen in the panel for this question (default: the settings). */
   scope?: SourceScope;
 }
@@ -37,7 +37,10 @@ export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOpt
     tabs: createBrowserTabsAdapter(),
     reader: createBrowserPageReader(),
     cache: createDexiePageCache(db()),
-    embed: opts.embed,
+    // Dense ranking wherever the endpoint offers embeddings (the settings name the model, or it
+    // is found in the endpoint's model list); vectors persist in IndexedDB.
+    ...endpointEmbeddings(settings.llm),
+    embeddingStore: createDexieEmbeddingStore(db()),
     origin: opts.origin,
   });
 }

@@ -19,6 +19,8 @@ import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
+import type { CatalogueEntry } from '../retrieval/types';
+import { libraryCatalogue } from './catalogue';
 import type { GateDecision, PageContext, PartAnswer } from './types';
 
 /** A question about the page the user is on: retrieval returns the page's passages first, and the
@@ -85,7 +87,7 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
 
-function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): StepCaller {
+function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, catalogue: CatalogueEntry[]): StepCaller {
   return {
     prompt: (a) =>
       reviseMessages({
@@ -102,6 +104,7 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): S
         earlier: a.withFinal ? a.earlier : undefined,
         withAnswer: a.withFinal,
         page,
+        catalogue,
       }),
     async call(a, messages, partial, signal) {
       const call = <T>(spec: StageSpec<T>) =>
@@ -125,7 +128,7 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): S
 
 /** Draft call: steps as structured output (no split call), streamed as readable text, each with
  * its query; a step's evidence is fetched as soon as its query has streamed. */
-async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string): Promise<void> {
+async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string, catalogue?: CatalogueEntry[]): Promise<void> {
   const shown = new DeltaTracker();
   const k = Math.max(1, ctx.settings.passagesPerStep);
   let fetched = 0;
@@ -139,7 +142,7 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
   };
   const out = await ctx.llm.json({
     ...stage('draft', draftStage),
-    messages: draftMessages(question, page, maxSteps, context),
+    messages: draftMessages(question, page, maxSteps, context, catalogue),
     temperature: 0,
     maxTokens: 200 + 140 * maxSteps,
     signal: ctx.signal,
@@ -176,8 +179,9 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
  * With `part`, the answer is the sub-question's and is returned, not emitted. */
 async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number }): Promise<PartAnswer | undefined> {
   const single = opts.part === undefined;
-  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page), streamFinal: single, verify: false });
-  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context);
+  const catalogue = await libraryCatalogue(ctx);
+  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page, catalogue), streamFinal: single, verify: false });
+  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context, catalogue);
   let final: FinalOutput | undefined = await runChain(ctx, chain);
   if (!final) {
     // No final answer from the last step (no evidence for it, or resumed after it): compose one

@@ -1,6 +1,7 @@
 /** Citations: the model cites short passage aliases (P1, P2, …) that the prompt gave it; code
  * checks each one against the passages of that very call and each quoted span against the
  * passage text, then numbers the surviving sources in order of first use. */
+import { answerSentence } from '../retrieval/answer-sentence';
 import type { Passage } from '../retrieval/types';
 import type { Source } from './types';
 
@@ -150,10 +151,11 @@ export class SourceList {
   private byId = new Map<string, Source>();
   readonly list: Source[] = [];
 
-  number(p: Passage, quote = ''): number {
+  /** `focus` (the step and its query) locates the answering sentence when `quote` is unusable. */
+  number(p: Passage, quote = '', focus = ''): number {
     const existing = this.byId.get(p.id);
     if (existing) {
-      if (!existing.quote && quote) Object.assign(existing, quoteFields(p, quote));
+      if (!existing.quote && quote) Object.assign(existing, quoteFields(p, quote, focus));
       return existing.n;
     }
     const s: Source = {
@@ -164,7 +166,7 @@ export class SourceList {
       site: siteOf(p.url),
       origin: p.origin,
       ...(p.tabId !== undefined ? { tabId: p.tabId } : {}),
-      ...quoteFields(p, quote),
+      ...quoteFields(p, quote, focus),
     };
     this.byId.set(p.id, s);
     this.list.push(s);
@@ -177,9 +179,12 @@ export class SourceList {
 }
 
 /** The quote shown for a source and its offsets in the source text (for a #:~:text= link). */
-function quoteFields(p: Passage, quote: string): Pick<Source, 'quote' | 'start' | 'end'> {
+function quoteFields(p: Passage, quote: string, focus: string): Pick<Source, 'quote' | 'start' | 'end'> {
   const at = quote ? p.text.indexOf(quote) : -1;
   if (at >= 0) return { quote, start: p.start + at, end: p.start + at + quote.length };
+  // No usable quote: the sentence that answers, not the passage's opening.
+  const sentence = answerSentence(p, `${focus} ${quote}`);
+  if (sentence && sentence.text.length <= 400) return { quote: sentence.text, start: sentence.start, end: sentence.end };
   const text = p.text.length > 300 ? `${p.text.slice(0, 297).trimEnd()}…` : p.text;
   return { quote: text, start: p.start, end: p.end };
 }

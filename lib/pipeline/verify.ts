@@ -10,13 +10,15 @@ import { newChain, runChain, type StepCaller } from './chain';
 import { compose } from './compose';
 import { stepsOfPart, type Ctx } from './context';
 import { gateSelection } from './gate';
+import type { CatalogueEntry } from '../retrieval/types';
+import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
 import { UNBACKED_NOTE } from './step';
 import { buildSources, citedEvidence } from './sources';
 import { checkFinalStage, checkStage, stage, type StageSpec } from './stages';
 import type { ClaimResult, RunInput } from './types';
 
-function checkCaller(ctx: Ctx, selection: string): StepCaller {
+function checkCaller(ctx: Ctx, selection: string, catalogue: CatalogueEntry[]): StepCaller {
   return {
     prompt: (a) =>
       checkMessages({
@@ -31,6 +33,7 @@ function checkCaller(ctx: Ctx, selection: string): StepCaller {
         finalRound: a.finalRound,
         passages: a.passages,
         withPassage: a.withFinal,
+        catalogue,
       }),
     async call(a, messages, partial, signal) {
       const call = <T>(spec: StageSpec<T>) =>
@@ -101,7 +104,8 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
     claims.forEach((c, i) => ctx.emit({ type: 'query', index: i, round: 1, query: (i === 0 && query) || fallbackQuery(c.claim, '') }));
   }
 
-  const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection), streamFinal: true, verify: true, origin: input.page });
+  const catalogue = await libraryCatalogue(ctx);
+  const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection, catalogue), streamFinal: true, verify: true, origin: input.page });
   const final = await runChain(ctx, chain);
   if (final) return emitResult(ctx, final.raw, final.aliases, final.index);
 

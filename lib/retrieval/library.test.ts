@@ -125,7 +125,7 @@ describe('the library', () => {
     expect(r.passages).toHaveLength(2);
     const failing = lib(tabs, { providers: [], embed: async () => Promise.reject(new Error('embeddings endpoint 404')) });
     const f = await failing.retrieve({ query: 'apples orchards', k: 2 });
-    expect(f.errors).toEqual([{ provider: 'embeddings', message: 'embeddings endpoint 404' }]);
+    expect(f.errors).toEqual([{ provider: 'embeddings', message: 'embeddings endpoint 404; ranked by words only' }]);
     expect(f.passages).toHaveLength(2);
   });
 

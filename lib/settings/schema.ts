@@ -65,7 +65,7 @@ const pipelineSchema = z.object({
   maxRounds: intIn(1, 5).default(3),
   passagesPerStep: intIn(1, 12).default(4),
   /** Target passage size in characters. */
-  passageChars: intIn(200, 3_000).default(600),
+  passageChars: intIn(200, 3_000).default(1500),
   /** Faster answers: revise later steps in parallel, speculatively (uses more model calls when
    * steps change). Off by itself for servers that answer one request at a time. */
   speculate: z.boolean().default(true),

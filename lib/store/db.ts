@@ -28,12 +28,21 @@ export interface CachedPage {
   storedAt: number;
 }
 
+/** A passage's (or query's) embedding, by model and text hash. */
+export interface CachedEmbedding {
+  /** `${model}\n${hash}:${length}` (lib/retrieval/dense.ts). */
+  key: string;
+  vector: Float32Array;
+  storedAt: number;
+}
+
 /** The one storage module: runs (with their trace and sources) and the page cache. */
 export class RatifyDb extends Dexie {
   runs!: EntityTable<Run, 'id'>;
   /** A small row per run so the history list never loads whole traces. */
   runIndex!: EntityTable<RunSummary, 'id'>;
   pages!: EntityTable<CachedPage, 'url'>;
+  embeddings!: EntityTable<CachedEmbedding, 'key'>;
 
   constructor(name = 'ratify') {
     super(name);
@@ -54,6 +63,8 @@ export class RatifyDb extends Dexie {
             row.threadId ??= row.id;
           }),
       );
+    // v3: embeddings of passages, so an unchanged tab is never embedded twice.
+    this.version(3).stores({ embeddings: 'key, storedAt' });
   }
 }
 

@@ -16,7 +16,8 @@ import type { CreateEmbeddingResponse, Embedding } from 'openai/resources/embedd
 import type { Model } from 'openai/resources/models';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { clientGone, headerString, listen, parseJson, readBody, sendJson, sendText, sleep, waitForClientGone } from './http-util.ts';
-import { estimateTokens, hashEmbedding } from './text.ts';
+import { conceptEmbedding } from './fake-embeddings.ts';
+import { estimateTokens } from './text.ts';
 import { errorBody, HTML_PAGE, statusError, type FaultStatus } from './fake-llm-errors.ts';
 import { generate, refusalFor, type ModelBehaviour } from './fake-llm-model.ts';
 import { writeStream } from './fake-llm-stream.ts';
@@ -218,7 +219,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const dims = typeof body.dimensions === 'number' ? body.dimensions : 256;
     const base64 = body.encoding_format === 'base64';
     const data = texts.map((text, index) => {
-      const vec = hashEmbedding(text, dims);
+      const vec = conceptEmbedding(text, dims);
       // The SDK asks for base64 by default (little-endian float32) and decodes it itself.
       const embedding = base64 ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
       return { object: 'embedding', index, embedding } as unknown as Embedding; // base64 is a string on the wire; the SDK type shows the decoded form
