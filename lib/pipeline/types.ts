@@ -146,6 +146,8 @@ export interface Source {
   tabId?: number;
   start?: number;
   end?: number;
+  /** PDF page of the passage (1-based): shown as "p. 3", opened with #page=3. */
+  page?: number;
 }
 
 export interface ClaimResult {

@@ -4,6 +4,7 @@
 import type { PageCache } from '../store/page-cache';
 import type { ReadablePage } from './page';
 import type { SourceStatus } from './types';
+import { cutNote } from './pdf';
 import { documentUrl } from './text';
 
 export interface TabInfo {
@@ -205,7 +206,8 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
       }
       if (!page.title) page.title = tab.title;
       pages.push({ tab, page });
-      status(tab, r.kind === 'unchanged' ? 'cached' : 'read');
+      // A source cut at the size cap says so, and where (a PDF: on which page).
+      status(tab, r.kind === 'unchanged' ? 'cached' : 'read', cutNote(page));
     } catch (e) {
       status(tab, opts.signal?.aborted ? 'skipped' : 'failed', opts.signal?.aborted ? 'cancelled' : message(e));
     }

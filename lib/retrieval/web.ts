@@ -1,21 +1,58 @@
-/** Fetching a search result page and making it readable through a PageReader. */
+/** Fetching a page and making it readable through a PageReader: search results (HTML, plain text,
+ * PDF) and the PDFs open in tabs. Every fetch Ratify makes of a page goes through here. */
 import type { PageReader, ReadablePage } from './page';
 import { hashText } from './text';
 import { pageFromMarkedText } from './page';
+import { isPdfType, isPdfUrl } from './pdf';
 
 /** Pages larger than this are cut before parsing (a reader on a 20 MB page would stall the run). */
 const MAX_CHARS = 3_000_000;
+/** PDFs larger than this are not read (their text would be cut at MAX_SOURCE_CHARS anyway). */
+const MAX_PDF_BYTES = 40_000_000;
 
-export async function fetchReadable(url: string, deps: { fetch: typeof fetch; reader?: PageReader; signal: AbortSignal }): Promise<ReadablePage> {
-  // credentials: 'omit' — a result page is fetched as a stranger, never with the user's cookies.
-  const res = await deps.fetch(url, { signal: deps.signal, credentials: 'omit', redirect: 'follow', headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.8' } });
+export interface FetchReadableOptions {
+  fetch: typeof fetch;
+  reader?: PageReader;
+  signal: AbortSignal;
+  /** 'pdf': the caller expects a PDF (a tab showing one); anything else is an error, and its
+   * body is not downloaded. */
+  only?: 'pdf';
+  /** Search results are fetched as a stranger ('omit', the default). A PDF open in a tab is
+   * fetched as the tab loaded it ('include'), so a PDF behind the user's login reads the same. */
+  credentials?: RequestCredentials;
+}
+
+export async function fetchReadable(url: string, deps: FetchReadableOptions): Promise<ReadablePage> {
+  const accept = deps.only === 'pdf' ? 'application/pdf' : 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8';
+  const res = await deps.fetch(url, { signal: deps.signal, credentials: deps.credentials ?? 'omit', redirect: 'follow', headers: { accept } });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   const type = (res.headers.get('content-type') ?? 'text/html').toLowerCase();
-  const body = (await res.text()).slice(0, MAX_CHARS);
   const finalUrl = res.url || url;
+  // Servers often send PDFs as application/octet-stream; the address then says what it is.
+  const pdf = isPdfType(type) || (type.startsWith('application/octet-stream') && isPdfUrl(finalUrl));
+  if (pdf) return readPdfBody(res, finalUrl, deps);
+  if (deps.only === 'pdf') {
+    // Only the headers were needed to know; the body is left unread.
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`not a PDF (${type.split(';')[0]})`);
+  }
+  const body = (await res.text()).slice(0, MAX_CHARS);
   if (type.includes('text/plain')) return pageFromMarkedText(finalUrl, finalUrl, body, hashText(body));
   if (!type.includes('html') && !type.includes('xml')) throw new Error(`not a web page (${type.split(';')[0]})`);
   if (!deps.reader) throw new Error('no page reader');
   const page = await deps.reader.read(body, finalUrl, deps.signal);
   return { ...page, url: finalUrl, hash: hashText(body) };
+}
+
+async function readPdfBody(res: Response, url: string, deps: FetchReadableOptions): Promise<ReadablePage> {
+  const size = Number(res.headers.get('content-length') ?? 0);
+  if (size > MAX_PDF_BYTES || !deps.reader?.readPdf) {
+    await res.body?.cancel().catch(() => undefined); // not going to be read
+    if (size > MAX_PDF_BYTES) throw new Error(`PDF too large (${Math.round(size / 1e6)} MB)`);
+    throw new Error('no PDF reader');
+  }
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (bytes.length > MAX_PDF_BYTES) throw new Error(`PDF too large (${Math.round(bytes.length / 1e6)} MB)`);
+  const page = await deps.reader.readPdf(bytes, url, deps.signal);
+  return { ...page, url };
 }
