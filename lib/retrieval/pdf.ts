@@ -87,8 +87,9 @@ export function pageText(items: unknown[]): { text: string; headings: Heading[] 
     const gap = prev ? prev.y - l.y : 0;
     const sameParagraph = last && prev && !last.heading && !isHeading(l) && gap > 0 && gap <= Math.max(l.size, prev.size) * 1.45;
     if (sameParagraph) {
-      // "gla-" + "cier" → "glacier"; a hyphen before a capital or digit stays ("Jean-" + "Paul").
-      if (/\p{L}-$/u.test(last.text) && /^\p{Ll}/u.test(l.text)) last.text = last.text.slice(0, -1) + l.text;
+      // A word broken at the line end is one word again: "gla-" + "cier" → "glacier"; before a
+      // capital the hyphen is the word's own ("Jean-" + "Paul" → "Jean-Paul").
+      if (/\p{L}-$/u.test(last.text)) last.text = /^\p{Ll}/u.test(l.text) ? last.text.slice(0, -1) + l.text : last.text + l.text;
       else last.text += ` ${l.text}`;
     } else paras.push({ text: l.text, heading: isHeading(l) });
     prev = l;
