@@ -23,10 +23,15 @@ function readPdfTab(tab: TabInfo, deps: PdfTabDeps, signal: AbortSignal): Promis
   return fetchReadable(tab.url, { fetch: deps.fetch, reader: deps.reader, signal, only: 'pdf', credentials: 'include' });
 }
 
+/** A PDF tab's read time-out: fetching and parsing it (the first one also starts pdf.js) takes
+ * longer than reading a page's DOM. */
+export const PDF_TAB_TIMEOUT_MS = 20_000;
+
 export function withPdfTabs(inner: TabsAdapter, deps: PdfTabDeps): TabsAdapter {
   return {
     extensionOrigin: inner.extensionOrigin,
     list: (scope) => inner.list(scope),
+    timeoutFor: (tab) => (isPdfUrl(tab.url) ? PDF_TAB_TIMEOUT_MS : inner.timeoutFor?.(tab)),
     async read(tab, opts) {
       if (isPdfUrl(tab.url)) return { kind: 'page', page: await readPdfTab(tab, deps, opts.signal) };
       try {

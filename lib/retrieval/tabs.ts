@@ -29,6 +29,8 @@ export interface TabsAdapter {
   read(tab: TabInfo, opts: { knownHash?: string; signal: AbortSignal }): Promise<TabRead>;
   /** The extension's own origin (chrome-extension://id), whose pages are never evidence. */
   readonly extensionOrigin?: string;
+  /** A longer time-out for tabs known to be slow to read (a PDF: fetched and parsed). */
+  timeoutFor?(tab: TabInfo): number | undefined;
 }
 
 export interface TabRules {
@@ -191,7 +193,7 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
     }
     try {
       const cached = await opts.cache?.get(tab.url);
-      const r = await withTimeout(timeoutMs, opts.signal, (signal) => adapter.read(tab, { knownHash: cached?.hash, signal }));
+      const r = await withTimeout(Math.max(timeoutMs, adapter.timeoutFor?.(tab) ?? 0), opts.signal, (signal) => adapter.read(tab, { knownHash: cached?.hash, signal }));
       let page: ReadablePage;
       if (r.kind === 'unchanged') {
         if (!cached || cached.hash !== r.hash) throw new Error('tab reported unchanged without a cached copy');
