@@ -1,17 +1,23 @@
 /** pdf.js in an extension page with a DOM: Chrome's offscreen document and Firefox's background
- * page. Its worker script is bundled as a file of the extension (Vite's `?url` import emits it),
- * so PDFs are parsed off the page's main thread and nothing is loaded from the network. Imported
- * only by those two contexts: the Chrome worker's bundle never carries pdf.js. */
+ * page. pdf.js and its worker are shipped as files of the extension (`pdfjs/`, copied from
+ * pdfjs-dist by wxt.config.ts) and loaded on the first PDF: nothing comes from the network, the
+ * worker parses off the page's main thread, and no bundle carries pdf.js until it is needed. */
+import { browser } from 'wxt/browser';
 import { readPdf, type PdfJs } from '../retrieval/pdf';
 import type { ReadablePage } from '../retrieval/page';
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
+/** Where wxt.config.ts puts pdfjs-dist's build/pdf.min.mjs and build/pdf.worker.min.mjs. */
+export const PDFJS_DIR = 'pdfjs';
+
+type PdfJsModule = PdfJs & { GlobalWorkerOptions: { workerSrc: string } };
 let loaded: Promise<PdfJs> | undefined;
 
 function pdfJs(): Promise<PdfJs> {
-  loaded ??= import('pdfjs-dist').then((m) => {
-    m.GlobalWorkerOptions.workerSrc = workerUrl;
-    return m as unknown as PdfJs;
+  // WXT types getURL by the files of public/; these are copied in by a build hook instead.
+  const base = (browser.runtime.getURL as (path: string) => string)(`/${PDFJS_DIR}/`);
+  loaded ??= (import(/* @vite-ignore */ `${base}pdf.min.mjs`) as Promise<PdfJsModule>).then((m) => {
+    m.GlobalWorkerOptions.workerSrc = `${base}pdf.worker.min.mjs`;
+    return m;
   });
   return loaded;
 }

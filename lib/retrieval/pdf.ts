@@ -124,8 +124,8 @@ export async function readPdf(pdfjs: PdfJs, bytes: Uint8Array, url: string, opts
       doc = await task.promise;
     } catch (e) {
       const name = e instanceof Error ? e.name : '';
-      if (name === 'PasswordException') throw new Error('the PDF is password-protected');
-      throw new Error(`not a readable PDF (${e instanceof Error ? e.message : String(e)})`);
+      if (name === 'PasswordException') throw new Error('the PDF is password-protected', { cause: e });
+      throw new Error(`not a readable PDF (${e instanceof Error ? e.message : String(e)})`, { cause: e });
     }
     const meta = await doc.getMetadata().catch(() => ({ info: {} })); // metadata is optional
     const info = (meta.info ?? {}) as Record<string, unknown>;

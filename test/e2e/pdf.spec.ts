@@ -16,7 +16,7 @@ const tabUrl = (worker: import('@playwright/test').Worker, id: number) => worker
 test('a PDF open in a tab is a source: its citation names the page and opens the PDF there', async ({ context, worker, harness, configureForHarness, openPanel, picture }) => {
   const pdfUrl = harness.site.url(PDF_PATH);
   const pdfTab = await context.newPage();
-  await pdfTab.goto(pdfUrl).catch(() => undefined); // a PDF navigation may report as a download-like abort; the tab stays
+  await pdfTab.goto(pdfUrl);
   const pdfTabId = await worker.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id ?? -1, pdfUrl);
   expect(pdfTabId).toBeGreaterThan(0);
 
@@ -69,7 +69,7 @@ test('"Verify with RAT" on a selection inside a PDF: the PDF is the origin, the 
   await notes.goto(harness.site.url('/notes/kessler.html'));
   const pdfUrl = harness.site.url(PDF_PATH);
   const pdfTab = await context.newPage();
-  await pdfTab.goto(pdfUrl).catch(() => undefined);
+  await pdfTab.goto(pdfUrl);
 
   harness.llm.setResponder(pipelineResponder({ claims: [{ claim: FINDING, phrase: 'retreated 212 metres', verdict: 'supported' }] }));
   await configureForHarness({ search: { wikipedia: { enabled: false } } });
