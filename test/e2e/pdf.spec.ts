@@ -62,7 +62,7 @@ test('a PDF open in a tab is a source: its citation names the page and opens the
     .toContain(`${pdfUrl}#page=3`);
 });
 
-test('"Verify with RAT" on a selection inside a PDF: the PDF is the origin, the panel says marks cannot be drawn there', async ({ context, worker, harness, configureForHarness, openPanel }) => {
+test('"Verify with RAT" on a selection inside a PDF: the PDF is the origin, the panel says marks cannot be drawn there', async ({ context, worker, harness, configureForHarness, openPanel, picture }) => {
   // Evidence in another tab; the PDF, as the selection's own page, is never evidence for itself.
   harness.site.addPage('/notes/kessler.html', `<!DOCTYPE html><html lang="en"><head><title>Field notes: Kessler Glacier</title></head><body><article><h1>Field notes</h1><p>${FINDING} The survey used radar along four profiles.</p></article></body></html>`);
   const notes = await context.newPage();
@@ -89,6 +89,8 @@ test('"Verify with RAT" on a selection inside a PDF: the PDF is the origin, the 
   await expect(panel.locator('.claims > li')).toHaveCount(1);
   await expect(panel.locator('.claims > li').first()).toHaveAttribute('data-claim-verdict', 'supported');
   await expect(panel.getByTestId('marks-pdf')).toHaveText(/in a PDF, where marks cannot be drawn/);
+  await panel.setViewportSize({ width: 420, height: 900 });
+  await picture(panel, 'pdf-verify.png');
   // The source is the notes tab, not the PDF the selection came from (skipped as its source).
   const sources = panel.locator('ol.sources > li');
   await expect(sources).toHaveCount(1);
