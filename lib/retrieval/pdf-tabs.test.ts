@@ -37,14 +37,14 @@ function tabs(list: MemoryTab[], fail: (t: MemoryTab) => Error | undefined = () 
   } }, { fetch: fetchFn, reader });
 }
 
-function library(adapter: TabsAdapter, web = false) {
+function library(adapter: TabsAdapter, web = false, cache = createMemoryPageCache()) {
   return createLibrary({
     search: { ...DEFAULT_SETTINGS.search, wikipedia: { enabled: false, baseURL: fs.urls.wikipedia }, searxng: { enabled: web, baseURL: fs.urls.searxng }, pagesPerQuery: 3 },
     privacy: DEFAULT_SETTINGS.privacy,
     pipeline: { passageChars: 400, passagesPerStep: 4 },
     tabs: adapter,
     reader,
-    cache: createMemoryPageCache(),
+    cache,
     tabTimeoutMs: 15_000,
   });
 }
@@ -59,6 +59,20 @@ describe('a PDF open in a tab', () => {
     const top = r.passages[0];
     expect(top?.text).toContain('retreated 212 metres');
     expect(top).toMatchObject({ page: 3, origin: 'tab', tabId: 4, title: 'Survey of the Kessler Glacier, 2024' });
+  });
+
+  it('is parsed once: the next question over the same file uses the cached text, pages and all', async () => {
+    const url = site.url(PDF_PATH);
+    const parses: string[] = [];
+    const counting = { ...reader, readPdf: async (b: Uint8Array, u: string, s?: AbortSignal) => (parses.push(u), reader.readPdf!(b, u, s)) };
+    const adapter = () => withPdfTabs(createMemoryTabs([{ id: 4, url, title: 'glacier-survey.pdf' }]), { fetch: fetchFn, reader: counting });
+    const cache = createMemoryPageCache();
+    const query = { query: 'Kessler Glacier retreated metres between 2014 and 2024', k: 3 };
+    await library(adapter(), false, cache).retrieve(query);
+    const again = await library(adapter(), false, cache).retrieve(query);
+    expect(parses).toEqual([url]);
+    expect(again.sources).toEqual([expect.objectContaining({ url, status: 'cached' })]);
+    expect(again.passages[0]).toMatchObject({ page: 3, tabId: 4 });
   });
 
   it('is found by its content type when its address does not end in .pdf', async () => {

@@ -1,10 +1,10 @@
 /** Open tabs that show a PDF (Chrome's viewer, Firefox's pdf.js): the reader script cannot read
  * them (Chrome's viewer is a plugin frame; Firefox's is a privileged page), so the PDF is fetched
  * (lib/retrieval/web.ts) and read with pdf.js instead. Wraps the browser's TabsAdapter. */
-import type { PageReader, ReadablePage } from './page';
+import type { PageReader } from './page';
 import { isPdfUrl } from './pdf';
-import type { TabInfo, TabsAdapter } from './tabs';
-import { fetchReadable } from './web';
+import type { TabInfo, TabRead, TabsAdapter } from './tabs';
+import { fetchPdf } from './web';
 
 /** Thrown by a TabsAdapter's read when the tab's document is a PDF (document.contentType). */
 export class TabShowsPdf extends Error {
@@ -19,8 +19,8 @@ export interface PdfTabDeps {
   reader: PageReader;
 }
 
-function readPdfTab(tab: TabInfo, deps: PdfTabDeps, signal: AbortSignal): Promise<ReadablePage> {
-  return fetchReadable(tab.url, { fetch: deps.fetch, reader: deps.reader, signal, only: 'pdf', credentials: 'include' });
+function readPdfTab(tab: TabInfo, deps: PdfTabDeps, opts: { signal: AbortSignal; knownHash?: string }): Promise<TabRead> {
+  return fetchPdf(tab.url, { fetch: deps.fetch, reader: deps.reader, signal: opts.signal, knownHash: opts.knownHash, credentials: 'include' });
 }
 
 /** A PDF tab's read time-out: fetching and parsing it (the first one also starts pdf.js) takes
@@ -33,23 +33,21 @@ export function withPdfTabs(inner: TabsAdapter, deps: PdfTabDeps): TabsAdapter {
     list: (scope) => inner.list(scope),
     timeoutFor: (tab) => (isPdfUrl(tab.url) ? PDF_TAB_TIMEOUT_MS : inner.timeoutFor?.(tab)),
     async read(tab, opts) {
-      if (isPdfUrl(tab.url)) return { kind: 'page', page: await readPdfTab(tab, deps, opts.signal) };
+      if (isPdfUrl(tab.url)) return readPdfTab(tab, deps, opts);
       try {
         return await inner.read(tab, opts);
       } catch (e) {
-        if (e instanceof TabShowsPdf) return { kind: 'page', page: await readPdfTab(tab, deps, opts.signal) };
+        if (e instanceof TabShowsPdf) return readPdfTab(tab, deps, opts);
         // A tab that cannot be scripted may show a PDF from an address without ".pdf"; its
         // content type says (only the headers are fetched when it is not a PDF).
         if (opts.signal.aborted || !/^https?:/i.test(tab.url)) throw e;
-        let page: ReadablePage;
         try {
-          page = await readPdfTab(tab, deps, opts.signal);
+          return await readPdfTab(tab, deps, opts);
         } catch (probe) {
           // A PDF that could not be read says why; anything else keeps the tab's own error.
           const m = probe instanceof Error ? probe.message : '';
           throw /PDF/.test(m) && !m.startsWith('not a PDF') ? probe : e;
         }
-        return { kind: 'page', page };
       }
     },
   };

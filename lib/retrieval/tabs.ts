@@ -197,7 +197,7 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
       let page: ReadablePage;
       if (r.kind === 'unchanged') {
         if (!cached || cached.hash !== r.hash) throw new Error('tab reported unchanged without a cached copy');
-        page = { url: cached.url, hash: cached.hash, title: cached.title, text: cached.text, headings: cached.headings, lang: cached.lang };
+        page = { url: cached.url, hash: cached.hash, title: cached.title, text: cached.text, headings: cached.headings, lang: cached.lang, ...(cached.pdf ? { pdf: cached.pdf } : {}) };
       } else {
         page = { ...r.page, url: tab.url };
         if (page.text.trim()) await opts.cache?.put({ ...page, storedAt: now() });

@@ -4,6 +4,7 @@ import type { PageReader, ReadablePage } from './page';
 import { hashText } from './text';
 import { pageFromMarkedText } from './page';
 import { isPdfType, isPdfUrl } from './pdf';
+import type { TabRead } from './tabs';
 
 /** Pages larger than this are cut before parsing (a reader on a 20 MB page would stall the run). */
 const MAX_CHARS = 3_000_000;
@@ -22,7 +23,7 @@ export interface FetchReadableOptions {
   credentials?: RequestCredentials;
 }
 
-export async function fetchReadable(url: string, deps: FetchReadableOptions): Promise<ReadablePage> {
+async function open(url: string, deps: FetchReadableOptions): Promise<{ res: Response; type: string; finalUrl: string; pdf: boolean }> {
   const accept = deps.only === 'pdf' ? 'application/pdf' : 'text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8';
   const res = await deps.fetch(url, { signal: deps.signal, credentials: deps.credentials ?? 'omit', redirect: 'follow', headers: { accept } });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -30,11 +31,29 @@ export async function fetchReadable(url: string, deps: FetchReadableOptions): Pr
   const finalUrl = res.url || url;
   // Servers often send PDFs as application/octet-stream; the address then says what it is.
   const pdf = isPdfType(type) || (type.startsWith('application/octet-stream') && isPdfUrl(finalUrl));
-  if (pdf) return readPdfBody(res, finalUrl, deps);
-  if (deps.only === 'pdf') {
+  if (!pdf && deps.only === 'pdf') {
     // Only the headers were needed to know; the body is left unread.
     await res.body?.cancel().catch(() => undefined);
     throw new Error(`not a PDF (${type.split(';')[0]})`);
+  }
+  return { res, type, finalUrl, pdf };
+}
+
+/** A PDF (an open tab's): unchanged when its bytes hash to `knownHash`, so pdf.js does not parse
+ * the same file again for every question; else read by page. */
+export async function fetchPdf(url: string, deps: Omit<FetchReadableOptions, 'only'> & { knownHash?: string }): Promise<TabRead> {
+  const { res, finalUrl } = await open(url, { ...deps, only: 'pdf' });
+  const bytes = await pdfBytes(res, deps);
+  const hash = hashBytes(bytes);
+  if (deps.knownHash === hash) return { kind: 'unchanged', hash };
+  return { kind: 'page', page: await readPdfBytes(bytes, hash, finalUrl, deps) };
+}
+
+export async function fetchReadable(url: string, deps: FetchReadableOptions): Promise<ReadablePage> {
+  const { res, type, finalUrl, pdf } = await open(url, deps);
+  if (pdf) {
+    const bytes = await pdfBytes(res, deps);
+    return readPdfBytes(bytes, hashBytes(bytes), finalUrl, deps);
   }
   const body = (await res.text()).slice(0, MAX_CHARS);
   if (type.includes('text/plain')) return pageFromMarkedText(finalUrl, finalUrl, body, hashText(body));
@@ -44,7 +63,7 @@ export async function fetchReadable(url: string, deps: FetchReadableOptions): Pr
   return { ...page, url: finalUrl, hash: hashText(body) };
 }
 
-async function readPdfBody(res: Response, url: string, deps: FetchReadableOptions): Promise<ReadablePage> {
+async function pdfBytes(res: Response, deps: Pick<FetchReadableOptions, 'reader'>): Promise<Uint8Array> {
   const size = Number(res.headers.get('content-length') ?? 0);
   if (size > MAX_PDF_BYTES || !deps.reader?.readPdf) {
     await res.body?.cancel().catch(() => undefined); // not going to be read
@@ -53,6 +72,18 @@ async function readPdfBody(res: Response, url: string, deps: FetchReadableOption
   }
   const bytes = new Uint8Array(await res.arrayBuffer());
   if (bytes.length > MAX_PDF_BYTES) throw new Error(`PDF too large (${Math.round(bytes.length / 1e6)} MB)`);
+  return bytes;
+}
+
+async function readPdfBytes(bytes: Uint8Array, hash: string, url: string, deps: Pick<FetchReadableOptions, 'reader' | 'signal'>): Promise<ReadablePage> {
+  if (!deps.reader?.readPdf) throw new Error('no PDF reader');
   const page = await deps.reader.readPdf(bytes, url, deps.signal);
-  return { ...page, url };
+  return { ...page, url, hash };
+}
+
+/** FNV-1a over the file's bytes (the cache key of a PDF's text: a changed file gets a new one). */
+function hashBytes(bytes: Uint8Array): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] ?? 0), 0x01000193);
+  return `pdf:${bytes.length}:${(h >>> 0).toString(16).padStart(8, '0')}`;
 }
