@@ -1,10 +1,14 @@
 import { translate } from '../i18n/messages';
+import { dropBareNumbers, escapeBareNumbers } from '../pipeline/citations';
 import type { Run, Source } from '../pipeline/types';
 import { changesText } from '../verdicts';
 
-/** The text a run's export is about: the answer (ask) or the corrected passage (verify). */
+/** The text a run's export is about: the answer (ask) or the corrected passage (verify), without
+ * bracketed numbers that are not its sources (a page's footnotes, a model's stray "[7]"). The
+ * corrected passage carries no source markers, so every number in it is foreign. */
 function body(run: Run): string {
-  return (run.mode === 'verify' ? run.corrected ?? run.answer : run.answer ?? run.corrected) ?? '';
+  if (run.mode === 'verify') return run.corrected !== undefined ? dropBareNumbers(escapeBareNumbers(run.corrected)) : dropBareNumbers(run.answer ?? '');
+  return dropBareNumbers(run.answer ?? run.corrected ?? '');
 }
 
 

@@ -18,7 +18,7 @@ import { gateQuestion, shouldRetrieve } from './gate';
 import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
-import { answerStage, draftStage, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
+import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
 import type { GateDecision, PageContext, PartAnswer } from './types';
 
 /** A question about the page the user is on: retrieval returns the page's passages first, and the
@@ -61,7 +61,7 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
   // No evidence was given, so no marker is valid: any "[n]" the model writes stays text.
   const markers = new MarkerStream(new Map());
   const out = await ctx.llm.json({
-    ...stage('answer', answerStage),
+    ...stage('answer', answerStage, { fromText: proseAnswer }),
     messages: answerMessages(question, page),
     temperature: 0,
     maxTokens: 1200,

@@ -123,6 +123,15 @@ export function escapeBareNumbers(text: string): string {
   return text.replace(/(^|[^\\])\[(\d+(?:\s*,\s*\d+)*)\]/g, '$1\\[$2\\]');
 }
 
+/** Text for an export, which has no chips to tell them apart: bracketed numbers Ratify did not
+ * write (those escapeBareNumbers escaped) are left out, so every "[n]" left is a listed source. */
+export function dropBareNumbers(text: string): string {
+  return text
+    .replace(/\\\[\d+(?:\s*,\s*\d+)*\\\]/g, '')
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ');
+}
+
 /** Strip alias markers (for text that is shown without sources, e.g. a step's revision). */
 export function stripMarkers(text: string): string {
   return text.replace(MARKER, '').replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim();

@@ -175,6 +175,14 @@ export type ErrorCode =
   | 'server'
   | 'model-not-found'
   | 'bad-output'
+  /** The prompt does not fit the model's context window (or the server's request size, 413). */
+  | 'context-length'
+  /** The base URL answers with a web page, not the API. */
+  | 'not-an-api'
+  /** The answer hit the output limit even with a larger budget. */
+  | 'output-limit'
+  /** The built-in model does not handle the input's language. */
+  | 'unsupported-language'
   | 'empty-input'
   | 'too-long'
   | 'cancelled'
@@ -229,6 +237,9 @@ export interface Run {
   /** Set when speculative revision was off for a reason the user did not choose. */
   speculationOff?: SpeculationOff;
   usage?: Usage;
+  /** Characters a thinking model thought, by stage (the latest call of that stage); never its
+   * answer. The trace shows it folded, as "thinking…" with its length. */
+  thinking?: Record<string, number>;
   error?: RunError;
 }
 
@@ -258,6 +269,7 @@ export type RunEvent =
   | { type: 'answer'; markdown: string; sources: Source[] }
   | { type: 'claims'; claims: ClaimResult[]; corrected: string }
   | { type: 'usage'; usage: Usage }
+  | { type: 'thinking'; stage: string; chars: number }
   | { type: 'error'; error: RunError }
   | { type: 'done'; status: Exclude<RunStatus, 'running'> }
   /** A stopped run (interrupted, error) continues from its checkpoint: status back to running. */

@@ -92,10 +92,11 @@ describe('the library', () => {
   it('keeps going when a provider fails or hangs, and says which and why', async () => {
     fs.setFault('brave', { kind: 'status', status: 500 });
     fs.setFault('tavily', { kind: 'hang' });
-    const l = lib([curieTab], { search: search({ wikipedia: true, brave: true, tavily: true }, 300) });
+    // A time-out a healthy local provider meets even on a busy machine; the hung one costs it once.
+    const l = lib([curieTab], { search: search({ wikipedia: true, brave: true, tavily: true }, 1500) });
     const t0 = Date.now();
     const r = await l.retrieve({ query: 'Marie Curie', k: 4 });
-    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(Date.now() - t0).toBeLessThan(6000);
     expect(r.errors.map((e) => e.provider).sort()).toEqual(['brave', 'tavily']);
     expect(r.errors.find((e) => e.provider === 'brave')).toMatchObject({ status: 500 });
     expect(r.errors.find((e) => e.provider === 'tavily')?.message).toMatch(/time-out/);

@@ -46,6 +46,9 @@ const llmSchema = z.object({
   embeddingModel: z.string().trim().default(''),
   /** Time-out of one model call, in ms. */
   timeoutMs: intIn(5_000, 600_000).default(60_000),
+  /** How hard a reasoning or thinking model thinks (OpenAI's reasoning_effort; Ollama's think).
+   * Low by default: every stage is a short, grounded task. */
+  reasoningEffort: z.enum(['none', 'minimal', 'low', 'medium', 'high']).optional(),
 });
 
 const searchSchema = z.object({
