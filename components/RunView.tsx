@@ -114,6 +114,11 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
       )}
 
       {run.mode === 'verify' && run.gate && <ConfidenceLine run={run} />}
+      {run.mode === 'verify' && run.input.page?.pdf && run.claims && run.claims.length > 0 && (
+        <p className="muted small" data-testid="marks-pdf">
+          {t('marksPdf')}
+        </p>
+      )}
       {run.mode === 'verify' && !live && run.answerFinal && (run.answer || run.corrected) && <ExportButtons run={run} />}
 
       <SourceList sources={run.sources} onOpen={actions.onOpenSource} />

@@ -36,7 +36,8 @@ export default defineBackground(() => {
     ),
     onFinished: (run, settings) => {
       const tabId = run.input.page?.tabId;
-      if (run.mode !== 'verify' || run.status !== 'done' || tabId === undefined) return;
+      // A PDF viewer cannot be marked (the panel says so instead).
+      if (run.mode !== 'verify' || run.status !== 'done' || tabId === undefined || run.input.page?.pdf) return;
       const language = pickLanguage(settings.ui.language, browser.i18n.getUILanguage());
       // Pages that cannot be scripted (browser pages, PDFs, the Web Store) just get no marks.
       void showMarks(tabId, marksFromRun(run), { language }).catch(() => undefined);

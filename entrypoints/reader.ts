@@ -23,7 +23,9 @@ function invisible(el: Element): boolean {
 }
 
 export default defineUnlistedScript(() => {
-  const read = (knownHash: string | null): TabRead => {
+  const read = (knownHash: string | null): TabRead | { kind: 'pdf' } => {
+    // A PDF shown by the browser's viewer has no readable DOM: the extension reads the file.
+    if (document.contentType === 'application/pdf') return { kind: 'pdf' };
     const hash = contentHash(document);
     if (knownHash && knownHash === hash) return { kind: 'unchanged', hash };
     return { kind: 'page', page: extractReadable(document, location.href, { hash, isHidden: invisible }) };

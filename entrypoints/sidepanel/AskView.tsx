@@ -87,7 +87,7 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     onCancel: () => void act(() => request('run/cancel', { id: run.id })),
     onRetry: () => void act(() => request('run/retry', { id: run.id })).then((ok) => ok && setGeneration((g) => g + 1)),
     onAgain: (forceRetrieval) => void act(() => request('run/again', { id: run.id, forceRetrieval })),
-    onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote })),
+    onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote, page: s.page })),
     onOpenSettings: openSettings,
     onClearMarks: (tabId) => void act(() => request('marks/clear', { tabId })),
     countMarks: (tabId) => request('marks/count', { tabId }),

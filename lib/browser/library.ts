@@ -8,6 +8,7 @@ import { db } from '../store/db';
 import { createDexieEmbeddingStore } from '../store/embedding-cache';
 import { createDexiePageCache } from '../store/page-cache';
 import { createBrowserPageReader } from './offscreen-reader';
+import { withPdfTabs } from '../retrieval/pdf-tabs';
 import { createBrowserTabsAdapter } from './tabs-adapter';
 
 export interface BrowserLibraryOptions {
@@ -28,14 +29,16 @@ export function scopeOptions(scope: SourceScope | undefined): { tabChoice?: { ta
 
 export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOptions = {}): RatifyLibrary {
   const { tabChoice, webOff } = scopeOptions(opts.scope);
+  const reader = createBrowserPageReader();
   return createLibrary({
     tabChoice,
     ...(webOff ? { providers: [] } : {}),
     search: settings.search,
     privacy: settings.privacy,
     pipeline: settings.pipeline,
-    tabs: createBrowserTabsAdapter(),
-    reader: createBrowserPageReader(),
+    // PDF tabs are fetched and read with pdf.js (the viewer cannot be scripted).
+    tabs: withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader }),
+    reader,
     cache: createDexiePageCache(db()),
     // Dense ranking wherever the endpoint offers embeddings (the settings name the model, or it
     // is found in the endpoint's model list); vectors persist in IndexedDB.

@@ -147,6 +147,8 @@ export const en = {
   copyFailed: 'Could not copy:',
   claims: 'Claims checked',
   clearMarks: 'Clear marks in the page',
+  marksPdf: 'The selection is in a PDF, where marks cannot be drawn: the verdicts are shown here only.',
+  pageN: 'p. {n}',
   rerun: 'Run again',
   showMore: 'Show more',
   webSearch: 'Web search',

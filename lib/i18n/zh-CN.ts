@@ -147,6 +147,8 @@ export const zhCN: Messages = {
   copyFailed: '无法复制：',
   claims: '已核查的说法',
   clearMarks: '清除网页中的标记',
+  marksPdf: '所选文字在 PDF 中，无法在其中标记：结论只显示在这里。',
+  pageN: '第 {n} 页',
   rerun: '重新运行',
   showMore: '显示更多',
   webSearch: '网络搜索',

@@ -166,6 +166,7 @@ export class SourceList {
       site: siteOf(p.url),
       origin: p.origin,
       ...(p.tabId !== undefined ? { tabId: p.tabId } : {}),
+      ...(p.page !== undefined ? { page: p.page } : {}),
       ...quoteFields(p, quote, focus),
     };
     this.byId.set(p.id, s);

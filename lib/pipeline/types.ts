@@ -18,6 +18,8 @@ export interface PageContext {
   /** Text around the selection (verify) or the start of the page's readable text (ask). */
   surrounding?: string;
   tabId?: number;
+  /** The tab shows a PDF (the browser's viewer): no marks can be drawn in it. */
+  pdf?: boolean;
   /** Ask mode: what the user has selected in the tab, if anything. */
   selection?: string;
   /** Ask mode: the page's readable text (capped), the primary source when the gate finds the
@@ -146,6 +148,8 @@ export interface Source {
   tabId?: number;
   start?: number;
   end?: number;
+  /** PDF page of the passage (1-based): shown as "p. 3", opened with #page=3. */
+  page?: number;
 }
 
 export interface ClaimResult {

@@ -9,6 +9,7 @@ import { DenseIndex, passageEmbedText, type EmbedFn, type EmbeddingStore } from 
 import type { PageReader, ReadablePage } from './page';
 import { chunkPage } from './passages';
 import { catalogueEntry, queryAlternatives } from './queries';
+import { chunkPdf, cutNote } from './pdf';
 import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeights } from './rank';
 import { providersFromSettings, type SearchHit, type SearchProvider } from './search';
 import { ProviderError as SearchProviderError } from './search/provider';
@@ -85,7 +86,7 @@ function analysisFor(page: ReadablePage, chars: number, origin: Origin, extra: {
   if (a) {
     analyses.delete(key); // re-insert: most recently used last
   } else {
-    const passages = chunkPage(page, { targetChars: chars, origin, ...extra });
+    const passages = (page.pdf ? chunkPdf : chunkPage)(page, { targetChars: chars, origin, ...extra });
     a = analyzeDoc(page.url, page.title, passages, fields);
   }
   analyses.set(key, a);
@@ -181,8 +182,9 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     const base = { url: hit.url, title: hit.title, origin: 'web' as const, provider };
     if (hit.page?.text.trim()) return { page: hit.page, status: { ...base, status: 'read' } };
     const cached = await opts.cache?.get(hit.url);
+    const cut = (page: ReadablePage) => (cutNote(page) ? { reason: cutNote(page) } : {});
     if (cached && now() - cached.storedAt < (opts.webCacheTtlMs ?? 86_400_000)) {
-      return { page: cached, status: { ...base, status: 'cached' } };
+      return { page: cached, status: { ...base, status: 'cached', ...cut(cached) } };
     }
     try {
       const page = await withTimeout(opts.search.timeoutMs, signal, (s) =>
@@ -198,7 +200,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       if (!page.text.trim()) throw new Error('no readable text');
       if (!page.title || page.title === page.url) page.title = hit.title;
       await opts.cache?.put({ ...page, url: hit.url, storedAt: now() });
-      return { page: { ...page, url: hit.url }, status: { ...base, status: 'read' } };
+      return { page: { ...page, url: hit.url }, status: { ...base, status: 'read', ...cut(page) } };
     } catch (e) {
       if (signal?.aborted) throw e;
       // The snippet is still evidence (short, but from the result the provider chose).

@@ -1,7 +1,10 @@
-/** PageReader for Node (tests, benchmark, CLI): linkedom gives the DOM that extractReadable needs. */
+/** PageReader for Node (tests, benchmark, CLI): linkedom gives the DOM that extractReadable needs;
+ * PDFs are read with pdf.js's legacy build. */
 import { parseHTML } from 'linkedom';
 import { extractReadable } from './extract';
 import type { PageReader, ReadablePage } from './page';
+import { readPdf } from './pdf';
+import { nodePdfJs } from './pdf-node';
 import { hashText } from './text';
 
 export function createNodePageReader(): PageReader {
@@ -10,6 +13,9 @@ export function createNodePageReader(): PageReader {
       // linkedom's types are its own DOM classes; they implement the parts of Document used here.
       const { document } = parseHTML(html) as unknown as { document: Document };
       return extractReadable(document, url, { hash: hashText(html) });
+    },
+    async readPdf(bytes, url, signal) {
+      return readPdf(await nodePdfJs(), bytes, url, { signal });
     },
   };
 }

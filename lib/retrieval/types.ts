@@ -20,6 +20,8 @@ export interface Passage {
   tabId?: number;
   /** Which search provider found it (web passages). */
   provider?: string;
+  /** PDF page (1-based) the passage is on; passages never straddle PDF pages. */
+  page?: number;
 }
 
 /** What happened to one candidate source (a tab or a search result), for the run's trace. */

@@ -1,4 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
+import type { PdfLayout } from '../retrieval/page';
 import type { Run, RunMode, RunStatus } from '../pipeline/types';
 
 export interface RunSummary {
@@ -25,6 +26,8 @@ export interface CachedPage {
   /** Headings with their character offsets into `text`, for passage heading paths. */
   headings: { level: number; text: string; offset: number }[];
   lang?: string;
+  /** PDFs: where each PDF page starts in `text`, and where the text was cut. */
+  pdf?: PdfLayout;
   storedAt: number;
 }
 
