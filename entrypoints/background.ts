@@ -17,10 +17,12 @@ import { pickLanguage } from '@/lib/i18n/messages';
 import { withBuiltinDefault } from '@/lib/llm/builtin';
 import { keepAliveWhile } from '@/lib/browser/keep-alive';
 import { serveRunPorts } from '@/lib/browser/run-ports';
+import { routeBuiltinModelOffscreen } from '@/lib/browser/offscreen-language-model';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
 export default defineBackground(() => {
+  routeBuiltinModelOffscreen();
   const store = runStore();
   // The browser's on-device model stands in while nothing else is configured.
   const effectiveSettings = async () => withBuiltinDefault(await loadSettings());

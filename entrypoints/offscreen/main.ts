@@ -1,11 +1,12 @@
 /** Chrome's offscreen document: the MV3 worker has no DOMParser, so fetched search-result pages
  * are parsed and made readable here, and PDFs read with pdf.js (lib/browser/offscreen-reader.ts
- * sends them). */
+ * sends them), and Chrome's built-in model answers the worker when it lacks the Prompt API. */
 import { browser } from 'wxt/browser';
 import { createDomPageReader } from '@/lib/retrieval/dom-reader';
 import { base64ToBytes, isOffscreenRead, type OffscreenRead, type OffscreenReadReply } from '@/lib/browser/offscreen-reader';
 import { readPdfInPage } from '@/lib/browser/pdf-reader';
 import type { ReadablePage } from '@/lib/retrieval/page';
+import { serveOffscreenLanguageModel } from '@/lib/browser/offscreen-language-model';
 
 const reader = createDomPageReader();
 
@@ -20,3 +21,6 @@ browser.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse: (r: 
     .catch((e: unknown) => sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }));
   return true; // answers asynchronously
 });
+
+// The worker's route to Chrome's built-in model when it has no Prompt API of its own.
+serveOffscreenLanguageModel();

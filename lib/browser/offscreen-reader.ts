@@ -4,6 +4,7 @@
 import { browser } from 'wxt/browser';
 import { createDomPageReader, hasDomParser } from '../retrieval/dom-reader';
 import type { PageReader, ReadablePage } from '../retrieval/page';
+import { ensureOffscreen } from './offscreen-document';
 
 export type OffscreenRead =
   | { ratifyOffscreen: 'read-page'; html: string; url: string }
@@ -29,25 +30,6 @@ export function base64ToBytes(b64: string): Uint8Array {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
-}
-
-const OFFSCREEN_PATH = '/offscreen.html';
-let creating: Promise<void> | undefined;
-
-async function ensureOffscreen(): Promise<void> {
-  const url = browser.runtime.getURL(OFFSCREEN_PATH);
-  const contexts = await browser.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] });
-  if (contexts.length) return;
-  // Two reads at once must not both create it (Chrome allows only one offscreen document).
-  creating ??= browser.offscreen
-    .createDocument({ url: OFFSCREEN_PATH, reasons: ['DOM_PARSER'], justification: 'Parse fetched search-result pages and PDFs into readable text.' })
-    .catch((e: unknown) => {
-      if (!String(e).includes('single offscreen')) throw e;
-    })
-    .finally(() => {
-      creating = undefined;
-    });
-  await creating;
 }
 
 async function askOffscreen(msg: OffscreenRead): Promise<ReadablePage> {

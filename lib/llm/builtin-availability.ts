@@ -40,8 +40,21 @@ export interface LanguageModelStatic {
   create(opts?: LanguageOptions & { initialPrompts?: ChatMessage[]; signal?: AbortSignal; monitor?: (m: DownloadMonitor) => void }): Promise<LanguageModelSession>;
 }
 
-export function api(): LanguageModelStatic | undefined {
+/** This context's own Prompt API, if it has one. */
+export function nativeLanguageModel(): LanguageModelStatic | undefined {
   return (globalThis as { LanguageModel?: LanguageModelStatic }).LanguageModel;
+}
+
+let elsewhere: LanguageModelStatic | undefined;
+
+/** Where this context lacks the Prompt API (Chrome's MV3 worker), the browser layer supplies one
+ * that runs in another context (the offscreen document, lib/browser/offscreen-language-model.ts). */
+export function setRemoteLanguageModel(lm: LanguageModelStatic | undefined): void {
+  elsewhere = lm;
+}
+
+export function api(): LanguageModelStatic | undefined {
+  return nativeLanguageModel() ?? elsewhere;
 }
 
 export const BUILTIN_MODEL_ID = 'chrome-built-in';

@@ -9,7 +9,10 @@ import type { LlmRequest } from '../../test/harness/fake-llm.ts';
 import { CURIE_DOCS, curieLibrary, runOnce, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { downloadModel } from '../../components/setup/use-builtin';
 import { withDefaults } from '../settings/schema';
+import { portPair } from '../../test/harness/memory-port.ts';
 import { BUILTIN_MODEL_ID, builtinStatus } from './builtin';
+import { nativeLanguageModel, setRemoteLanguageModel } from './builtin-availability';
+import { remoteLanguageModel, serveLanguageModel } from './builtin-remote';
 import { createLlmClient } from './client';
 
 const SCENARIO: PipelineScenario = {
@@ -129,5 +132,33 @@ describe('Chrome’s built-in model', () => {
     expect(r.events.filter((e) => e.type === 'answer-delta').length).toBeGreaterThan(1);
     expect(fake.prompts).toHaveLength(4); // gate, draft, its repair, revise
     expect(fake.prompts[2]?.prompt).toMatch(/That reply could not be used .*corrected JSON object for draft/);
+  });
+
+  it('in a context without the Prompt API (Chrome’s worker), ask runs through the offscreen document’s model over a port', async () => {
+    fake = installFakeLanguageModel({ answer: scripted() });
+    const offscreen = nativeLanguageModel()!;
+    fake.uninstall(); // the worker's own globalThis has no LanguageModel
+    expect(await builtinStatus()).toBe('unavailable');
+    let connects = 0;
+    setRemoteLanguageModel(
+      remoteLanguageModel(async () => {
+        connects++;
+        const [worker, document] = portPair();
+        serveLanguageModel(offscreen, document);
+        return worker;
+      }),
+    );
+    try {
+      expect(await builtinStatus()).toBe('available');
+      const r = await runOnce(world(), { text: 'When was Marie Curie born?' }, curieLibrary());
+      row('through the offscreen port (ask)', r);
+      expect([r.run.status, r.run.error?.message]).toEqual(['done', undefined]);
+      expect(r.run.answer).toMatch(/1867.*\[1\]/);
+      expect(r.events.filter((e) => e.type === 'answer-delta').length).toBeGreaterThan(1);
+      expect(fake.prompts).toHaveLength(3);
+      expect(connects).toBe(1);
+    } finally {
+      setRemoteLanguageModel(undefined);
+    }
   });
 });
