@@ -18,11 +18,13 @@ import { withBuiltinDefault } from '@/lib/llm/builtin';
 import { keepAliveWhile } from '@/lib/browser/keep-alive';
 import { serveRunPorts } from '@/lib/browser/run-ports';
 import { routeBuiltinModelOffscreen } from '@/lib/browser/offscreen-language-model';
+import { keepLearntCapabilities } from '@/lib/browser/capability-storage';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
 export default defineBackground(() => {
   routeBuiltinModelOffscreen();
+  keepLearntCapabilities().catch((e: unknown) => console.warn('Ratify: model capabilities not loaded; they will be learnt again', e));
   const store = runStore();
   // The browser's on-device model stands in while nothing else is configured.
   const effectiveSettings = async () => withBuiltinDefault(await loadSettings());

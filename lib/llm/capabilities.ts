@@ -30,10 +30,24 @@ export interface CapabilityStore {
 }
 
 const shared = new Map<string, Capabilities>();
+const learnt = new Set<(all: Record<string, Capabilities>) => void>();
 export const memoryCapabilityStore: CapabilityStore = {
   get: (k) => shared.get(k),
-  set: (k, c) => void shared.set(k, c),
+  set: (k, c) => {
+    shared.set(k, c);
+    const all = Object.fromEntries(shared);
+    learnt.forEach((f) => f(all));
+  },
 };
+
+/** Persistence for the shared store (lib/browser/capability-storage.ts): what a previous worker
+ * learnt is loaded at start, without overriding anything this one has learnt meanwhile, and every
+ * new lesson is handed to `onLearnt`, so a restarted worker does not pay the extra request again. */
+export function persistCapabilities(saved: Record<string, Capabilities> | undefined, onLearnt: (all: Record<string, Capabilities>) => void): () => void {
+  for (const [k, c] of Object.entries(saved ?? {})) if (!shared.has(k)) shared.set(k, c);
+  learnt.add(onLearnt);
+  return () => void learnt.delete(onLearnt);
+}
 
 export function capabilityKey(baseURL: string, model: string): string {
   return `${baseURL.replace(/\/+$/, '')} ${model}`;
