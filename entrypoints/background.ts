@@ -17,6 +17,7 @@ import { pickLanguage } from '@/lib/i18n/messages';
 import { withBuiltinDefault } from '@/lib/llm/builtin';
 import { keepAliveWhile } from '@/lib/browser/keep-alive';
 import { serveRunPorts } from '@/lib/browser/run-ports';
+import { fromExtensionPage } from '@/lib/browser/messaging';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -71,8 +72,9 @@ export default defineBackground(() => {
     browser.contextMenus.create({ id: VERIFY_MENU_ID, title: browser.i18n.getMessage('verifyMenu') || 'Verify with RAT', contexts: ['selection'] }),
   );
 
-  browser.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse: (r: unknown) => void) => {
-    if (!isRequest(msg)) return false;
+  browser.runtime.onMessage.addListener((msg: unknown, sender, sendResponse: (r: unknown) => void) => {
+    // Only the extension's own pages may drive runs; a content script in a tab gets no answer.
+    if (!fromExtensionPage(sender) || !isRequest(msg)) return false;
     void handle(msg).then(sendResponse);
     return true; // answer asynchronously
   });

@@ -3,11 +3,12 @@
 import { browser } from 'wxt/browser';
 import { createDomPageReader } from '@/lib/retrieval/dom-reader';
 import { isOffscreenRead, type OffscreenReadReply } from '@/lib/browser/offscreen-reader';
+import { fromExtensionPage } from '@/lib/browser/messaging';
 
 const reader = createDomPageReader();
 
-browser.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse: (r: OffscreenReadReply) => void) => {
-  if (!isOffscreenRead(msg)) return false;
+browser.runtime.onMessage.addListener((msg: unknown, sender, sendResponse: (r: OffscreenReadReply) => void) => {
+  if (!fromExtensionPage(sender) || !isOffscreenRead(msg)) return false;
   reader
     .read(msg.html, msg.url)
     .then((page) => sendResponse({ ok: true, page }))

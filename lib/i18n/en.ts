@@ -91,6 +91,7 @@ export const en = {
   testOkModels: '{n} models available.',
   fieldRequired: 'Required',
   fieldUrl: 'Enter a valid http(s) URL',
+  fieldUrlInsecure: 'A key is sent with every request: use https:// (plain http:// only for this computer, e.g. http://localhost)',
   fieldRange: 'Out of range ({range})',
   language: 'Language',
   languageAuto: 'Browser default',

@@ -91,6 +91,7 @@ export const zhCN: Messages = {
   testOkModels: '共有 {n} 个可用模型。',
   fieldRequired: '必填',
   fieldUrl: '请输入有效的 http(s) URL',
+  fieldUrlInsecure: '每个请求都会携带密钥：请使用 https://（仅本机地址如 http://localhost 可用 http://）',
   fieldRange: '超出范围（{range}）',
   language: '语言',
   languageAuto: '跟随浏览器',

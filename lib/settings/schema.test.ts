@@ -51,6 +51,17 @@ describe('settings', () => {
     expect(validateSettings(withDefaults({ llm: { baseURL: 'http://127.0.0.1:1234/v1', model: 'm' } }))).toEqual([]);
   });
 
+  it('refuses to send a key over plain http except to this computer', () => {
+    const llm = (baseURL: string, apiKey = 'sk-secret') => validateSettings(withDefaults({ llm: { baseURL, model: 'm', apiKey } }));
+    expect(llm('http://api.example.com/v1')).toEqual([{ field: 'llm.baseURL', message: 'url-insecure' }]);
+    expect(llm('http://192.168.1.20:8000/v1')).toEqual([{ field: 'llm.baseURL', message: 'url-insecure' }]);
+    for (const ok of ['https://api.example.com/v1', 'http://localhost:11434/v1', 'http://127.0.0.1:1234/v1', 'http://[::1]:8080/v1']) expect(llm(ok)).toEqual([]);
+    // Without a key there is nothing to leak: a keyless http server on the LAN stays allowed.
+    expect(llm('http://192.168.1.20:8000/v1', '')).toEqual([]);
+    const brave = validateSettings(withDefaults({ llm: { baseURL: 'https://x', model: 'm' }, search: { brave: { enabled: true, apiKey: 'k', baseURL: 'http://search.example' } } }));
+    expect(brave).toEqual([{ field: 'search.brave.baseURL', message: 'url-insecure' }]);
+  });
+
   it('gives the options form the ranges it shows, from the schema itself', () => {
     expect(rangeOf(SECTION_SCHEMAS.pipeline.shape.maxSteps)).toEqual({ min: 1, max: 12, step: 1 });
     expect(rangeOf(SECTION_SCHEMAS.pipeline.shape.betaThreshold)).toMatchObject({ min: 0, max: 1 });

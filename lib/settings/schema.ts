@@ -4,7 +4,7 @@
  * worker, the panel, the options page and the Node CLI (which builds one from flags). */
 import { z } from 'zod';
 import { SEARCH_PROVIDERS, providerSettingsShapes } from '../retrieval/search/registry';
-import { intIn, numberIn, urlField, type ProblemCode } from './fields';
+import { intIn, numberIn, sendsKeyInClear, urlField, type ProblemCode } from './fields';
 
 export const PROVIDER_PRESET_IDS = ['openai', 'ollama', 'lmstudio', 'openrouter', 'custom', 'builtin'] as const;
 export type ProviderPreset = (typeof PROVIDER_PRESET_IDS)[number];
@@ -91,12 +91,16 @@ export const settingsSchema = fieldsSchema.superRefine((s, ctx) => {
     if (s.llm.preset !== 'builtin') {
       if (!s.llm.baseURL) ctx.addIssue({ code: 'custom', path: ['llm', 'baseURL'], message: 'required' satisfies ProblemCode });
       if (!s.llm.model) ctx.addIssue({ code: 'custom', path: ['llm', 'model'], message: 'required' satisfies ProblemCode });
+      // A key is a bearer credential: over plain http anyone on the path can read and reuse it.
+      if (s.llm.apiKey && sendsKeyInClear(s.llm.baseURL)) ctx.addIssue({ code: 'custom', path: ['llm', 'baseURL'], message: 'url-insecure' satisfies ProblemCode });
     }
     for (const def of SEARCH_PROVIDERS) {
       const own = s.search[def.id] as Record<string, unknown>;
       if (!own.enabled) continue;
       for (const f of def.fields)
         if (f.requiredWhenEnabled && !String(own[f.key] ?? '').trim()) ctx.addIssue({ code: 'custom', path: ['search', def.id, f.key], message: 'required' satisfies ProblemCode });
+      if (String(own.apiKey ?? '').trim() && sendsKeyInClear(String(own.baseURL ?? '')))
+        ctx.addIssue({ code: 'custom', path: ['search', def.id, 'baseURL'], message: 'url-insecure' satisfies ProblemCode });
     }
   });
 
@@ -149,7 +153,7 @@ export function isLlmConfigured(s: Settings): boolean {
 }
 
 function toProblemCode(m: string): ProblemCode {
-  return m === 'required' || m === 'url-invalid' || m === 'url-scheme' ? m : 'range';
+  return m === 'required' || m === 'url-invalid' || m === 'url-scheme' || m === 'url-insecure' ? m : 'range';
 }
 
 function merge(base: unknown, patch: unknown): unknown {
