@@ -1,6 +1,7 @@
 /** PageReader for Node (tests, benchmark, CLI): linkedom gives the DOM that extractReadable needs. */
 import { parseHTML } from 'linkedom';
 import { extractReadable } from './extract';
+import { createStaticHiddenChecks } from './static-hidden';
 import type { PageReader, ReadablePage } from './page';
 import { hashText } from './text';
 
@@ -9,7 +10,9 @@ export function createNodePageReader(): PageReader {
     async read(html: string, url: string): Promise<ReadablePage> {
       // linkedom's types are its own DOM classes; they implement the parts of Document used here.
       const { document } = parseHTML(html) as unknown as { document: Document };
-      return extractReadable(document, url, { hash: hashText(html) });
+      // The same layout-free filter as the offscreen document (dom-reader.ts).
+      const checks = createStaticHiddenChecks(document);
+      return extractReadable(document, url, { hash: hashText(html), isHidden: checks.isHidden, isTextHidden: checks.isTextHidden });
     },
   };
 }
