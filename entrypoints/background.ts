@@ -49,7 +49,7 @@ export default defineBackground(() => {
     manager,
     capturePage: async (tabId) => {
       const { privacy } = await loadSettings();
-      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
+      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, privateNetwork: privacy.privateNetwork, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
     },
     threadTurns: (id) => threads.turns(id),
     threadRunIds: (id) => threads.runIds(id),

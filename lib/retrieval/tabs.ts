@@ -4,6 +4,7 @@
 import type { PageCache } from '../store/page-cache';
 import type { ReadablePage } from './page';
 import type { SourceStatus } from './types';
+import { isPrivateHost } from './private-host';
 import { documentUrl } from './text';
 
 export interface TabInfo {
@@ -33,6 +34,8 @@ export interface TabsAdapter {
 export interface TabRules {
   excludedDomains: string[];
   allowIncognito: boolean;
+  /** Read tabs on this machine and private networks (localhost, 192.168.x, intranet names). */
+  privateNetwork?: boolean;
   /** file:// pages are local documents; read only when the user allows it. */
   allowFiles?: boolean;
   extensionOrigin?: string;
@@ -79,6 +82,7 @@ export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
   if (rules.originUrl && documentUrl(tab.url) === documentUrl(rules.originUrl)) return 'selection source';
   if (tab.incognito && !rules.allowIncognito) return 'incognito';
   if (u.hostname && isExcludedHost(u.hostname, rules.excludedDomains)) return 'excluded domain';
+  if (u.hostname && !rules.privateNetwork && isPrivateHost(u.hostname)) return 'private network';
   if (tab.discarded) return 'discarded tab';
   return undefined;
 }

@@ -90,6 +90,18 @@ describe('settings migrations', () => {
     expect(s.privacy.tabScope).toBe(DEFAULT_SETTINGS.privacy.tabScope);
   });
 
+  it('v2 → v3: the tab scope defaults to the current window and private-network tabs are off, unless chosen', () => {
+    const untouched = migrateSettings({ version: 2, privacy: { allowIncognito: true } });
+    expect(untouched.from).toBe(2);
+    const s = withDefaults(untouched.raw);
+    expect(s.privacy).toMatchObject({ tabScope: 'window', privateNetwork: false, allowIncognito: true });
+    // A choice made under v2 is kept.
+    expect(withDefaults(migrateSettings({ version: 2, privacy: { tabScope: 'all' } }).raw).privacy.tabScope).toBe('all');
+    // v1 stored its default 'all' explicitly; it gives way to the new default like every v1 default.
+    expect(withDefaults(migrateSettings(structuredClone(V1_DEFAULTS)).raw).privacy.tabScope).toBe('window');
+    expect(toStored(withDefaults({ privacy: { privateNetwork: true } }))).toEqual({ version: 3, privacy: { privateNetwork: true } });
+  });
+
   it('stores only differences from the defaults, with the version, and reads them back unchanged', () => {
     const s = withDefaults({ llm: { baseURL: 'https://api.openai.com/v1', model: 'gpt-5-mini', apiKey: 'sk-1' }, ui: { language: 'zh-CN' } });
     const stored = toStored(s);

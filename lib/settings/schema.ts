@@ -69,9 +69,14 @@ const pipelineSchema = z.object({
 });
 
 const privacySchema = z.object({
-  tabScope: z.enum(['window', 'all']).default('all'),
+  /** Which tabs are read when no choice is made for the question (verify runs): the current window. */
+  tabScope: z.enum(['window', 'all']).default('window'),
   excludedDomains: z.array(z.string().trim().toLowerCase()).default(DEFAULT_EXCLUDED_DOMAINS),
   allowIncognito: z.boolean().default(false),
+  /** Read tabs on this machine and private networks (localhost, 10.x, 192.168.x, intranet names)
+   * and fetch result pages there. Off: router pages, admin consoles and intranet wikis never
+   * reach the model, and a search result can never make Ratify reach into the user's network. */
+  privateNetwork: z.boolean().default(false),
   /** Runs older than this are deleted; 0 keeps everything. */
   retentionDays: intIn(0, 3_650).default(0),
 });

@@ -60,6 +60,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       settingsPatch: () => ({
         llm: { preset: 'custom', baseURL: llm.baseURL, apiKey: llmOpts.apiKey ?? '', model: 'fake-llm' },
         search: Object.fromEntries(SEARCH_PROVIDERS.map((p) => [p, FAKE_SEARCH[p].settings(s.urls[p], s.keys[p] ?? '')])),
+        // The fixture site the results link to runs on this machine (127.0.0.1), which result
+        // pages may reach only with the user's private-network switch on (SECURITY.md).
+        privacy: { privateNetwork: true },
       }),
       describe: () =>
         [
