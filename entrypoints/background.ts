@@ -10,6 +10,7 @@ import { createBrowserLibrary } from '@/lib/browser/library';
 import { RunManager } from '@/lib/runs/run-manager';
 import { runStore } from '@/lib/store/runs';
 import { db } from '@/lib/store/db';
+import { createDexiePageCache, pageCacheMaxAgeMs } from '@/lib/store/page-cache';
 import { clearMarks, countMarks, showMarks } from '@/lib/browser/marks';
 import { threadStore } from '@/lib/store/threads';
 import { marksFromRun } from '@/lib/page-marks/from-run';
@@ -107,5 +108,6 @@ export default defineBackground(() => {
   serveRunPorts({ manager, getRun: (id) => store.get(id), ready: recovered });
   void loadSettings().then(async (s) => {
     if (s.privacy.retentionDays > 0) await store.deleteOlderThan(Date.now() - s.privacy.retentionDays * 86_400_000);
+    await createDexiePageCache(db(), { maxAgeMs: pageCacheMaxAgeMs(s.privacy.retentionDays) }).expire();
   });
 });

@@ -4,7 +4,7 @@ import type { SourceScope } from '../pipeline/types';
 import type { Settings } from '../settings/schema';
 import { createLibrary, type EmbedFn, type RatifyLibrary } from '../retrieval/library';
 import { db } from '../store/db';
-import { createDexiePageCache } from '../store/page-cache';
+import { createDexiePageCache, pageCacheMaxAgeMs } from '../store/page-cache';
 import { createBrowserPageReader } from './offscreen-reader';
 import { createBrowserTabsAdapter } from './tabs-adapter';
 
@@ -36,7 +36,7 @@ export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOpt
     pipeline: settings.pipeline,
     tabs: createBrowserTabsAdapter(),
     reader: createBrowserPageReader(),
-    cache: createDexiePageCache(db()),
+    cache: createDexiePageCache(db(), { maxAgeMs: pageCacheMaxAgeMs(settings.privacy.retentionDays) }),
     embed: opts.embed,
     origin: opts.origin,
   });
