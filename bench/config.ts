@@ -89,7 +89,7 @@ Workload:
                           100 questions; e.g. ../shared/data/hotpotqa-dev-distractor-500.jsonl for all 500]
   --readability-pages DIR part 3 also measures extraction fidelity on these pages (e.g.
                           ../shared/data/readability-pages)
-  --skip-retrieval        skip part 3
+  --skip-retrieval        skip parts 3 and 3b (retrieval, the dev set)
   --out FILE              JSON output [bench/results/latest.json]
   --quiet                 no per-question table`;
 

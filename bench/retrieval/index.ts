@@ -4,3 +4,5 @@ export { loadBench, loadHotpot, fromHotpot, readJsonl, type BenchExample, type B
 export { runRecall, rankExample, type RecallMetrics, type RecallReport, type RecallOptions } from './recall';
 export { runFidelity, tokenF1, type FidelityReport } from './fidelity';
 export { runScale, syntheticTabs, type ScaleReport } from './scale';
+export { evaluateDevset, evaluateBaseline, type DevsetRankerOptions, type DevsetEvaluation } from './devset/evaluate';
+export { runDevsetBench, formatDevset, type DevsetBenchResult } from './devset/report';

@@ -14,15 +14,20 @@ async function ask(panel: Page, q: string) {
 }
 
 test('later steps are checked in parallel; a step that changed discards the checks made on its draft, and the trace says so', async ({ harness, configureForHarness, openPanel }) => {
-  harness.llm.setResponder(
-    pipelineResponder({
-      gate: { label: 'clear', confidence: 0.1 },
-      steps: STEPS,
-      // Step 2 is wrong (1891, not 1890): its check says so at once.
-      facts: [{ step: 0, phrase: 'Warsaw' }, { step: 1, phrase: 'Paris', revised: 'She moved to Paris in 1891.' }, { step: 2, phrase: 'Nobel' }, { step: 3, phrase: 'Nobel' }],
-      finalAnswer: 'Marie Curie moved to Paris in 1891 and won two Nobel Prizes.',
-    }),
-  );
+  const respond = pipelineResponder({
+    gate: { label: 'clear', confidence: 0.1 },
+    steps: STEPS,
+    // Step 2 is wrong (1891, not 1890): its check says so at once.
+    facts: [{ step: 0, phrase: 'Warsaw' }, { step: 1, phrase: 'Paris', revised: 'She moved to Paris in 1891.' }, { step: 2, phrase: 'Nobel' }, { step: 3, phrase: 'Nobel' }],
+    finalAnswer: 'Marie Curie moved to Paris in 1891 and won two Nobel Prizes.',
+  });
+  // Steps 1 and 2 are checked at the same moment and each says first whether its step stands, so
+  // which reply comes first would be a race; the front step's check answers 1.5 s late, so step 2's
+  // "changed" is known before step 1's "stands" on a machine of any speed.
+  harness.llm.setResponder(async (req) => {
+    if (req.stage === 'revise' && /^Current step: 1 of/m.test(req.lastUser)) await new Promise((r) => setTimeout(r, 1500));
+    return respond(req);
+  });
   harness.llm.setLatency({ firstTokenMs: 200, tokensPerSec: 150 });
   await configureForHarness();
   const panel = await openPanel();
