@@ -34,9 +34,18 @@ describe('hidden text in fetched pages (no layout)', () => {
     expect(hidesText(parseDeclarations('text-indent:-999em'))).toBe(true);
   });
 
-  it('reads rules inside @media, skips comments and never throws on odd CSS', () => {
-    const rules = parseRules('/* .x{display:none} */ @media screen { .a, .b { display: none } } @font-face { font-family: X } .c { color: red }');
+  it('reads rules inside @media for a desktop screen, skips comments and never throws on odd CSS', () => {
+    const rules = parseRules('/* .x{display:none} */ @media screen { .a, .b { display: none } } @media (max-width: 600px) { .m { display: none } } @media print { .p { display: none } } @font-face { font-family: X } .c { color: red }');
     expect(rules.map((r) => r.selector)).toEqual(['.a, .b', '.c']);
     expect(parseRules('.a { display: none')).toHaveLength(1);
+  });
+
+  it('lets the cascade decide: a later, a more specific or an inline declaration shows the text again', async () => {
+    const html = `<style>.x { display: none } .x { display: block } #y { display: block } p.z { display: none } .z { display: block }
+      @media (max-width: 700px) { .w { display: none } } .v { display: block !important } .v { display: none }</style>
+      <p class="x">SHOWN-1</p><p id="y" class="q">SHOWN-2</p><style>.q { display: none }</style><p class="z">GONE-1</p>
+      <p class="w">SHOWN-3</p><p class="v">SHOWN-4</p><p class="u" style="display: block">SHOWN-5</p><style>.u { display: none }</style>`;
+    const text = (await createNodePageReader().read(`<html><body><main>${html}</main></body></html>`, 'https://x.example/')).text;
+    expect(text.match(/SHOWN-\d|GONE-\d/g)).toEqual(['SHOWN-1', 'SHOWN-2', 'SHOWN-3', 'SHOWN-4', 'SHOWN-5']);
   });
 });

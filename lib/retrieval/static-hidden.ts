@@ -1,8 +1,9 @@
 /** What a reader could not see on a page parsed without layout (fetched search results, read in
  * the offscreen document, on Firefox's background page or with linkedom in Node). Without a
  * renderer only declared styles can be judged: the element's inline style and the rules of the
- * page's own <style> elements whose selector matches it. Each declaration block is judged on its
- * own (no cascade, no inheritance of colours), which catches the usual hiding idioms (display,
+ * page's own <style> elements whose selector matches it, in a small cascade (specificity, source
+ * order, !important; @media judged for a desktop screen, so a mobile-only `display: none` does not
+ * count), opacity multiplied and colours inherited down the tree. That catches the usual hiding idioms (display,
  * visibility, opacity, tiny fonts, clip/clip-path, scale(0), far-away offsets and indents,
  * zero-size boxes with overflow hidden, text in its own background colour) without guessing.
  * External stylesheets are not fetched: that would be a request on the page's behalf. */
@@ -18,16 +19,72 @@ const FAR = 500; // px: an offset this large only serves to push text out of sig
 
 type Decls = Map<string, string>;
 
-export function parseDeclarations(block: string): Decls {
+export function parseDeclarations(block: string, important?: Set<string>): Decls {
   const out: Decls = new Map();
   for (const part of block.split(';')) {
     const i = part.indexOf(':');
     if (i < 0) continue;
     const name = part.slice(0, i).trim().toLowerCase();
-    const value = part.slice(i + 1).replace(/!important/i, '').trim().toLowerCase();
-    if (name && value) out.set(name, value);
+    const raw = part.slice(i + 1);
+    const value = raw.replace(/!important/i, '').trim().toLowerCase();
+    if (!name || !value) continue;
+    out.set(name, value);
+    if (/!important/i.test(raw)) important?.add(name);
   }
   return out;
+}
+
+export interface Screen {
+  width: number;
+  height: number;
+}
+
+/** The screens a fetched page is judged for: text is hidden only if it is hidden on both (a
+ * summary shown only on phones is still text some reader sees). */
+const SCREENS: Screen[] = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+/** Whether a media query list applies to the screen; unknown features count as applying. */
+export function mediaApplies(query: string, screen: Screen = SCREENS[0] as Screen): boolean {
+  return query.split(',').some((q) => {
+    const m = q.trim().toLowerCase();
+    if (/^(only\s+)?print\b/.test(m) || /^not\s+(all|screen)\b/.test(m)) return false;
+    for (const f of m.matchAll(/\((min|max)-(width|height)\s*:\s*([\d.]+)(px|em|rem)?\s*\)/g)) {
+      const v = parseFloat(f[3] ?? '0') * (f[4] === 'em' || f[4] === 'rem' ? 16 : 1);
+      const have = screen[f[2] as 'width' | 'height'];
+      if (f[1] === 'min' ? have < v : have > v) return false;
+    }
+    return true;
+  });
+}
+
+/** Specificity of one selector as one number: ids, then classes/attributes/pseudo-classes, then types. */
+function specificity(sel: string): number {
+  const s = sel.replace(/:not\(|:is\(|:where\([^)]*\)/g, ' ');
+  const ids = (s.match(/#[\w-]+/g) ?? []).length;
+  const classes = (s.match(/\.[\w-]+|\[[^\]]*\]|:(?!:)[\w-]+/g) ?? []).length;
+  const types = (s.replace(/\[[^\]]*\]|[.#:][\w-]+/g, ' ').match(/(^|[\s>+~])[a-z][\w-]*/gi) ?? []).length;
+  return ids * 10_000 + classes * 100 + types;
+}
+
+/** A selector list split at its top-level commas. */
+function selectors(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start).trim());
+  return out.filter(Boolean);
 }
 
 /** A length in px where it can be known without layout (px, or 0 in any unit); NaN otherwise. */
@@ -89,11 +146,13 @@ export function hidesText(d: Decls): boolean {
 interface Rule {
   selector: string;
   decls: Decls;
+  /** Properties declared !important. */
+  important: Set<string>;
 }
 
-/** Top-level style rules of a stylesheet's text, plus those inside @media/@supports (kept: the
- * widest reading errs towards leaving text out, never towards letting hidden text in). */
-export function parseRules(css: string): Rule[] {
+/** Style rules of a stylesheet's text, with those inside @supports/@layer/@container and inside
+ * @media queries that apply to a desktop screen. */
+export function parseRules(css: string, screen: Screen = SCREENS[0] as Screen): Rule[] {
   const src = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const rules: Rule[] = [];
   const walk = (text: string) => {
@@ -108,8 +167,12 @@ export function parseRules(css: string): Rule[] {
       for (; j < text.length && depth; j++) depth += text[j] === '{' ? 1 : text[j] === '}' ? -1 : 0;
       const body = text.slice(open + 1, j - 1);
       if (prelude.startsWith('@')) {
-        if (/^@(media|supports|layer|container)/i.test(prelude)) walk(body);
-      } else if (prelude) rules.push({ selector: prelude, decls: parseDeclarations(body) });
+        const media = /^@media\s+(.*)$/is.exec(prelude);
+        if (media ? mediaApplies(media[1] ?? '', screen) : /^@(supports|layer|container)/i.test(prelude)) walk(body);
+      } else if (prelude) {
+        const important = new Set<string>();
+        rules.push({ selector: prelude, decls: parseDeclarations(body, important), important });
+      }
       i = j;
     }
   };
@@ -131,22 +194,48 @@ function declaredColor(v: string | undefined): [number, number, number, number] 
 }
 
 export function createStaticHiddenChecks(doc: Document): StaticHiddenChecks {
-  // Every declaration that applies to an element: matching <style> rules in order, then its
-  // inline style (no specificity: hiding is judged per declaration, not by which one wins).
-  const matched = new Map<Element, Decls>();
   const css = [...doc.querySelectorAll('style')].map((s) => s.textContent ?? '').join('\n');
-  for (const rule of parseRules(css)) {
-    let els: Element[];
-    try {
-      els = [...doc.querySelectorAll(rule.selector)];
-    } catch {
-      continue; // a selector this DOM cannot evaluate (pseudo-elements, newer syntax) tells us nothing
+  const per = SCREENS.map((screen) => checksFor(doc, parseRules(css, screen)));
+  return {
+    isHidden: (el) => per.every((c) => c.isHidden(el)),
+    isTextHidden: (el) => per.every((c) => c.isTextHidden(el)),
+  };
+}
+
+function checksFor(doc: Document, rules: Rule[]): StaticHiddenChecks {
+  // The winning declaration per element and property: !important, then specificity, then source
+  // order; the inline style beats every rule but an !important one.
+  const won = new Map<Element, Map<string, { value: string; weight: number }>>();
+  const apply = (el: Element, name: string, value: string, weight: number) => {
+    let props = won.get(el);
+    if (!props) won.set(el, (props = new Map()));
+    const prev = props.get(name);
+    if (!prev || weight >= prev.weight) props.set(name, { value, weight });
+  };
+  for (const rule of rules) {
+    for (const sel of selectors(rule.selector)) {
+      let els: Element[];
+      try {
+        els = [...doc.querySelectorAll(sel)];
+      } catch {
+        continue; // a selector this DOM cannot evaluate (pseudo-elements, newer syntax) tells us nothing
+      }
+      const spec = specificity(sel);
+      for (const el of els) for (const [name, value] of rule.decls) apply(el, name, value, (rule.important.has(name) ? 2e9 : 0) + spec * 1e4);
     }
-    for (const el of els) matched.set(el, new Map([...(matched.get(el) ?? []), ...rule.decls]));
   }
+  const cache = new Map<Element, Decls>();
   const declared = (el: Element): Decls => {
+    let d = cache.get(el);
+    if (d) return d;
     const inline = el.getAttribute('style');
-    return inline ? new Map([...(matched.get(el) ?? []), ...parseDeclarations(inline)]) : (matched.get(el) ?? new Map());
+    if (inline) {
+      const important = new Set<string>();
+      for (const [name, value] of parseDeclarations(inline, important)) apply(el, name, value, important.has(name) ? 3e9 : 1e9);
+    }
+    d = new Map([...(won.get(el) ?? [])].map(([k, v]) => [k, v.value]));
+    cache.set(el, d);
+    return d;
   };
   const opacityOf = new Map<Element, number>();
   const opacity = (el: Element | null): number => {
