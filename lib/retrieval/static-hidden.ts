@@ -195,14 +195,40 @@ function declaredColor(v: string | undefined): [number, number, number, number] 
 
 export function createStaticHiddenChecks(doc: Document): StaticHiddenChecks {
   const css = [...doc.querySelectorAll('style')].map((s) => s.textContent ?? '').join('\n');
-  const per = SCREENS.map((screen) => checksFor(doc, parseRules(css, screen)));
+  // Each selector is evaluated once for both screens: querySelectorAll is the cost here.
+  const matched = new Map<string, Element[]>();
+  const query = (sel: string): Element[] => {
+    let els = matched.get(sel);
+    if (!els) {
+      try {
+        els = [...doc.querySelectorAll(sel)];
+      } catch {
+        els = []; // a selector this DOM cannot evaluate (pseudo-elements, newer syntax) tells us nothing
+      }
+      matched.set(sel, els);
+    }
+    return els;
+  };
+  const per = SCREENS.map((screen) => checksFor(parseRules(css, screen).filter(judged), query));
   return {
     isHidden: (el) => per.every((c) => c.isHidden(el)),
     isTextHidden: (el) => per.every((c) => c.isTextHidden(el)),
   };
 }
 
-function checksFor(doc: Document, rules: Rule[]): StaticHiddenChecks {
+/** The properties the checks read; rules declaring none of them are skipped. */
+const JUDGED = new Set([
+  'display', 'visibility', 'content-visibility', 'opacity', 'filter', 'transform', 'position', 'left', 'top', 'right', 'margin-left', 'margin-top',
+  'clip', 'clip-path', 'overflow', 'overflow-x', 'overflow-y', 'width', 'height', 'max-width', 'max-height', 'font-size', 'text-indent', 'color',
+  'background', 'background-color',
+]);
+
+function judged(rule: Rule): boolean {
+  for (const name of [...rule.decls.keys()]) if (!JUDGED.has(name)) rule.decls.delete(name);
+  return rule.decls.size > 0;
+}
+
+function checksFor(rules: Rule[], query: (sel: string) => Element[]): StaticHiddenChecks {
   // The winning declaration per element and property: !important, then specificity, then source
   // order; the inline style beats every rule but an !important one.
   const won = new Map<Element, Map<string, { value: string; weight: number }>>();
@@ -214,14 +240,8 @@ function checksFor(doc: Document, rules: Rule[]): StaticHiddenChecks {
   };
   for (const rule of rules) {
     for (const sel of selectors(rule.selector)) {
-      let els: Element[];
-      try {
-        els = [...doc.querySelectorAll(sel)];
-      } catch {
-        continue; // a selector this DOM cannot evaluate (pseudo-elements, newer syntax) tells us nothing
-      }
       const spec = specificity(sel);
-      for (const el of els) for (const [name, value] of rule.decls) apply(el, name, value, (rule.important.has(name) ? 2e9 : 0) + spec * 1e4);
+      for (const el of query(sel)) for (const [name, value] of rule.decls) apply(el, name, value, (rule.important.has(name) ? 2e9 : 0) + spec * 1e4);
     }
   }
   const cache = new Map<Element, Decls>();
