@@ -1,4 +1,7 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'wxt';
+
+const require = createRequire(import.meta.url);
 
 // Host access is needed for: reading open tabs (scripting), calling the user's LLM endpoint and
 // search providers from the worker without CORS headers, and fetching result pages.
@@ -29,6 +32,18 @@ const EXTENSION_PAGES_CSP = [
 
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
+  hooks: {
+    // pdf.js reads PDFs in the offscreen document (Chrome) and the background page (Firefox),
+    // loaded from these copies on the first PDF (lib/browser/pdf-reader.ts): as files, not
+    // bundled, so the worker is a real extension file (a bundled `?url` worker becomes a data:
+    // URL in Firefox's background script, which the extension CSP refuses) and no startup
+    // bundle carries 1.7 MB of pdf.js.
+    'build:publicAssets': (_wxt, files) => {
+      for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs']) {
+        files.push({ absoluteSrc: require.resolve(`pdfjs-dist/build/${name}`), relativeDest: `pdfjs/${name}` });
+      }
+    },
+  },
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',

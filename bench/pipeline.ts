@@ -10,7 +10,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLlmClient } from '../lib/llm/client';
 import type { CallUsage } from '../lib/llm/types';
-import { bm25 } from '../lib/pipeline/refine';
+import { splitPassages } from '../lib/pipeline/testing/memory-library';
+import { rankPassages } from '../lib/retrieval/rank';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
 import { resetSpeculationPolicy } from '../lib/pipeline/speculate';
 import { startFakeLlm, type Responder } from '../test/harness/fake-llm.ts';
@@ -228,9 +229,12 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
       const key = `ref:${q.id}`;
       const calls: CallRecord[] = [];
       const llm = clientFor(key, referenceResponder(q, o.detailsPerRevision));
+      // The shipped ranker, one passage per paragraph; paragraphs with no evidence come last.
+      const whole = q.docs.flatMap((d) => splitPassages(d));
       const ranked = (query: string) => {
-        const scores = bm25(query, q.docs.map((d) => `${d.title} ${d.text}`));
-        return q.docs.map((d, i) => ({ d, s: scores[i] })).sort((a, b) => b.s - a.s);
+        const order = new Set(rankPassages(query, whole).map((r) => r.passage.url));
+        for (const d of q.docs) order.add(d.url);
+        return [...order].map((url) => ({ d: q.docs.find((x) => x.url === url) ?? q.docs[0] }));
       };
       let lastQuery = '';
       const r = await referenceRat(q.question, {

@@ -10,7 +10,7 @@ export function CitationChip({ n, source, onOpen }: { n: number; source?: Source
       type="button"
       className="cite"
       data-cite={n}
-      title={`${source.title} — ${source.quote.slice(0, 160)}`}
+      title={`${source.title}${source.page !== undefined ? ` (${t('pageN', { n: source.page })})` : ''} — ${source.quote.slice(0, 160)}`}
       aria-label={t('sourceN', { n, title: source.title })}
       onClick={() => onOpen?.(source)}
     >

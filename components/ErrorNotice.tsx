@@ -14,6 +14,10 @@ const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
   server: ['errServerTitle', 'errServerHint'],
   'model-not-found': ['errModelTitle', 'errModelHint'],
   'bad-output': ['errBadOutputTitle', 'errBadOutputHint'],
+  'context-length': ['errContextTitle', 'errContextHint'],
+  'not-an-api': ['errNotApiTitle', 'errNotApiHint'],
+  'output-limit': ['errOutputLimitTitle', 'errOutputLimitHint'],
+  'unsupported-language': ['errLanguageTitle', 'errLanguageHint'],
   'empty-input': ['errEmptyTitle', 'errEmptyHint'],
   'too-long': ['errTooLongTitle', 'errTooLongHint'],
   cancelled: ['errCancelledTitle', 'errCancelledHint'],
@@ -21,16 +25,18 @@ const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
   unknown: ['errUnknownTitle', 'errUnknownHint'],
 };
 
-const SETTINGS_FIXES = new Set<ErrorCode>(['not-configured', 'auth', 'forbidden', 'unreachable', 'model-not-found', 'ollama-origin']);
+const SETTINGS_FIXES = new Set<ErrorCode>(['not-configured', 'auth', 'forbidden', 'unreachable', 'model-not-found', 'ollama-origin', 'not-an-api', 'unsupported-language']);
 
 /** A failure in plain words: what happened, what to do, the server's own detail. */
-export function ErrorNotice({ error, onRetry, onOpenSettings }: { error: RunError; onRetry?: () => void; onOpenSettings?: () => void }) {
+/** `where`: the point a run stopped at (a run's error), said with what Retry and Run again do. */
+export function ErrorNotice({ error, where, onRetry, onOpenSettings }: { error: RunError; where?: string; onRetry?: () => void; onOpenSettings?: () => void }) {
   const t = useT();
   const [title, hint] = KEYS[error.code] ?? KEYS.unknown;
   return (
     <div className="notice notice-error" role="alert" data-error-code={error.code}>
       <strong className="notice-title">{t(title)}</strong>
       {t(hint) && <p className="notice-hint">{t(hint)}</p>}
+      {where && <p className="notice-hint" data-testid="stopped-at">{t('stoppedAtLine', { where })}</p>}
       {error.code === 'ollama-origin' && <OllamaCommand />}
       {error.code === 'rate-limit' && error.retryAfter !== undefined && <p className="notice-hint">{t('errRateLimitWait', { s: error.retryAfter })}</p>}
       {error.message && (

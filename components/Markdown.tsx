@@ -1,5 +1,7 @@
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { useMemo } from 'react';
+import { linkKey, sanitizeMarkdown } from '@/lib/export/safe-markdown';
 import type { Source } from '@/lib/pipeline/types';
 import { CitationChip } from './CitationChip';
 
@@ -26,10 +28,13 @@ export function safeUrl(url: string): string {
   }
 }
 
-/** Model output rendered as GitHub-flavoured Markdown (tables, task lists, strikethrough), safely:
- * no raw HTML (skipped), no images (no remote requests), only http(s) links, citation markers as
- * chips. */
+/** Model output rendered as GitHub-flavoured Markdown (tables, task lists, strikethrough), safely,
+ * through the same sanitizer as the exports (lib/export/safe-markdown.ts): no raw HTML, no images
+ * (no remote requests), links only to the run's validated sources (any other link the model wrote
+ * shows its address as text), citation markers as chips only for sources that exist. */
 export function SafeMarkdown({ text, sources, onCite }: { text: string; sources: Source[]; onCite?: (s: Source) => void }) {
+  const allowed = useMemo(() => new Set(sources.map((s) => linkKey(s.url)).filter((k): k is string => !!k)), [sources]);
+  const safe = useMemo(() => linkCitations(sanitizeMarkdown(text, allowed)), [text, allowed]);
   const components: Components = {
     img: () => null,
     a: ({ href, children }) => {
@@ -39,6 +44,14 @@ export function SafeMarkdown({ text, sources, onCite }: { text: string; sources:
         return <CitationChip n={n} source={source} onOpen={onCite} />;
       }
       if (!href) return <span>{children}</span>;
+      // The sanitizer left only source links; anything else is shown, not linked.
+      const key = linkKey(href);
+      if (!key || !allowed.has(key))
+        return (
+          <span className="model-link">
+            {children} <code>{href}</code>
+          </span>
+        );
       return (
         <a href={href} target="_blank" rel="noopener noreferrer nofollow">
           {children}
@@ -49,7 +62,7 @@ export function SafeMarkdown({ text, sources, onCite }: { text: string; sources:
   return (
     <div className="markdown">
       <Markdown skipHtml remarkPlugins={[remarkGfm]} urlTransform={safeUrl} components={components}>
-        {linkCitations(text)}
+        {safe}
       </Markdown>
     </div>
   );

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type Ref } from 'react';
 import { changesText } from '@/lib/verdicts';
+import { canResume } from '@/lib/pipeline/run-state';
 import type { Run, Source } from '@/lib/pipeline/types';
 import { ErrorNotice } from './ErrorNotice';
 import { useT, type T } from './i18n';
-import { ConfidenceLine, InputText, modelName, progressText, UnderstoodAs } from './run-lines';
+import { ConfidenceLine, InputText, modelName, progressText, stoppedAt, UnderstoodAs } from './run-lines';
 import { SafeMarkdown } from './Markdown';
 import { SourceList } from './SourceList';
 import { ExportButtons } from './ExportButtons';
@@ -64,7 +65,9 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
         <InputText text={run.input.text} />
       </header>
 
-      {run.error && run.error.code !== 'cancelled' && <ErrorNotice error={run.error} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />}
+      {run.error && run.error.code !== 'cancelled' && (
+        <ErrorNotice error={run.error} where={resumable(run) ? stoppedAt(t, run) : undefined} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />
+      )}
 
       {(rewritten || run.input.asked) && <UnderstoodAs rewritten={rewritten ?? run.input.text} asked={run.input.asked} onAsk={rewritten ? actions.onAskUnderstood : undefined} />}
 
@@ -83,6 +86,7 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
       {run.mode === 'verify' && (run.answer || run.corrected) && (
         <section aria-label={t('correctedText')} data-testid="corrected">
           <h3>{t('correctedText')}</h3>
+          {!live && !run.answerFinal && <Unfinished run={run} />}
           {/* `answer` keeps the citation markers; `corrected` is the same text without them. */}
           <SafeMarkdown text={run.answer || run.corrected || ''} sources={run.sources} onCite={actions.onOpenSource} />
         </section>
@@ -93,11 +97,16 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
           <h3 className="answer-head">
             {t('answer')} {model && <span className="model-name">{t('answeredBy', { model })}</span>}
           </h3>
-          {!live && !run.answerFinal && run.answer && <p className="notice" data-testid="unfinished">{t('answerUnfinished')}</p>}
+          {!live && !run.answerFinal && run.answer && <Unfinished run={run} />}
           {run.answer && (
             <div data-testid="answer">
               <SafeMarkdown text={run.answer} sources={run.sources} onCite={actions.onOpenSource} />
             </div>
+          )}
+          {run.answerFinal && run.gate?.retrieve && run.steps.length > 0 && !run.sources.length && (
+            <p className="small muted" data-testid="no-sources">
+              {t('answerNoSources')}
+            </p>
           )}
           <ConfidenceLine run={run} />
           {!live && run.answerFinal && run.answer && <ExportButtons run={run} compact />}
@@ -105,6 +114,11 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
       )}
 
       {run.mode === 'verify' && run.gate && <ConfidenceLine run={run} />}
+      {run.mode === 'verify' && run.input.page?.pdf && run.claims && run.claims.length > 0 && (
+        <p className="muted small" data-testid="marks-pdf">
+          {t('marksPdf')}
+        </p>
+      )}
       {run.mode === 'verify' && !live && run.answerFinal && (run.answer || run.corrected) && <ExportButtons run={run} />}
 
       <SourceList sources={run.sources} onOpen={actions.onOpenSource} />
@@ -116,20 +130,41 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
   );
 }
 
+/** A run that stopped part-way: Retry continues it from its last checkpoint. */
+function resumable(run: Run): boolean {
+  if (run.error && NOT_STARTED.has(run.error.code)) return false;
+  return (run.status === 'error' || run.status === 'interrupted' || run.status === 'cancelled') && canResume(run);
+}
+
+/** Errors of a run that never started: there is nothing to continue or to say where it stopped. */
+const NOT_STARTED = new Set(['empty-input', 'too-long', 'not-configured']);
+
+/** An answer cut off by an error or a cancel: said, with where the run stopped (not exported). */
+function Unfinished({ run }: { run: Run }) {
+  const t = useT();
+  return (
+    <p className="notice" data-testid="unfinished">
+      {t('answerUnfinished', { where: stoppedAt(t, run) })}
+    </p>
+  );
+}
+
 function RunButtons({ run, actions }: { run: Run; actions: RunActions }) {
   const t = useT();
   const tabId = run.mode === 'verify' && run.claims?.length ? run.input.page?.tabId : undefined;
   const marks = useMarksCount(tabId, run.status, actions.countMarks);
+  const stopped = (run.status === 'error' || run.status === 'interrupted' || run.status === 'cancelled') && !(run.error && NOT_STARTED.has(run.error.code));
   return (
     <div className="row run-buttons">
-      {run.status === 'interrupted' && (
+      {/* An error's notice has its own Retry. */}
+      {resumable(run) && !(run.error && run.error.code !== 'cancelled') && (
         <button type="button" onClick={() => actions.onRetry()}>
           {t('retry')}
         </button>
       )}
-      {run.status === 'cancelled' && (
+      {stopped && (
         <button type="button" onClick={() => actions.onAgain()}>
-          {t('retry')}
+          {t('rerun')}
         </button>
       )}
       {tabId !== undefined && marks.count > 0 && actions.onClearMarks && (

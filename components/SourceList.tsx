@@ -46,9 +46,17 @@ export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (s:
             <ul className="quotes">
               {g.sources.map((s) => (
                 <li key={s.n}>
-                  <button type="button" className="quote" aria-label={`${t('quoteOpen', { title: g.title || g.site })}: ${s.quote}`} onClick={() => onOpen(s)}>
+                  <button
+                    type="button"
+                    className="quote"
+                    aria-label={`${t('quoteOpen', { title: g.title || g.site })}${s.page !== undefined ? `, ${t('pageN', { n: s.page })}` : ''}: ${s.quote}`}
+                    onClick={() => onOpen(s)}
+                  >
                     <span className="quote-n">{s.n}</span>
-                    <span className="quote-text">“{s.quote}”</span>
+                    <span className="quote-text">
+                      {/* A PDF passage's page: the citation opens the PDF there. */}
+                      {s.page !== undefined && <span className="quote-page">{t('pageN', { n: s.page })}</span>}“{s.quote}”
+                    </span>
                   </button>
                 </li>
               ))}

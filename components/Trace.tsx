@@ -26,7 +26,8 @@ export function Trace({ run }: { run: Run }) {
   useEffect(() => setOpen(live), [live]);
   const parts = run.gate?.subQuestions;
   const draft = run.draftText && !run.steps.length ? run.draftText : undefined;
-  if (!run.steps.length && !draft && !run.library.length) return null;
+  const thought = Object.values(run.thinking ?? {}).reduce((a, b) => a + b, 0);
+  if (!run.steps.length && !draft && !run.library.length && !thought) return null;
   return (
     <details className="trace" data-testid="trace" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
@@ -35,6 +36,13 @@ export function Trace({ run }: { run: Run }) {
       {run.speculationOff && run.speculationOff !== 'setting' && (
         <p className="small muted" data-testid="speculation-off">
           {t(`speculationOff_${run.speculationOff.replace(/-/g, '_') as 'one_at_a_time' | 'queueing' | 'rate_limit'}`)}
+        </p>
+      )}
+      {thought > 0 && <Thinking run={run} live={live} />}
+      {/* The one stage whose unreadable reply is not an error: what was skipped is said here too. */}
+      {run.gate?.unreadable && (
+        <p className="small muted" data-testid="trace-gate-unreadable">
+          {t('gateUnreadable')}
         </p>
       )}
       {run.library.length > 0 && <LibrarySummary run={run} />}
@@ -52,6 +60,26 @@ export function Trace({ run }: { run: Run }) {
           </li>
         ))}
       </ol>
+    </details>
+  );
+}
+
+/** A thinking model's thought, folded: only its length per stage (the thought is not the answer
+ * and is not shown as one). */
+function Thinking({ run, live }: { run: Run; live: boolean }) {
+  const t = useT();
+  const byStage = Object.entries(run.thinking ?? {});
+  const total = byStage.reduce((a, [, n]) => a + n, 0);
+  return (
+    <details className="thinking small muted" data-testid="thinking">
+      <summary>{t(live ? 'thinkingLive' : 'thinkingDone', { n: total.toLocaleString() })}</summary>
+      <ul>
+        {byStage.map(([stage, n]) => (
+          <li key={stage}>
+            {stage}: {t('thinkingChars', { n: n.toLocaleString() })}
+          </li>
+        ))}
+      </ul>
     </details>
   );
 }

@@ -52,6 +52,23 @@ export function progressText(t: T, run: Run): string {
   return t('progressStep', { i: run.steps.indexOf(running) + 1, n: run.steps.length });
 }
 
+/** Where a run that ended early stopped, in words: the stage its error names, else how far it had
+ * got (a cancel or an interruption). */
+export function stoppedAt(t: T, run: Run): string {
+  const stage = run.error?.stage ?? '';
+  const n = run.steps.length;
+  const step = /^(revise|check), step (\d+)/.exec(stage);
+  if (step) return t(step[1] === 'check' ? 'stopClaim' : 'stopStep', { i: Number(step[2]), n });
+  if (stage === 'gate' || stage === 'claims') return t(run.mode === 'verify' ? 'stopClaims' : 'stopGate');
+  if (stage === 'draft') return t('stopDraft');
+  if (stage === 'compose' || stage === 'answer') return t('stopAnswer');
+  if (!run.gate) return t(run.mode === 'verify' ? 'stopClaims' : 'stopGate');
+  if (!n && run.gate.retrieve) return t('stopDraft');
+  const open = run.steps.find((s) => s.status === 'running') ?? run.steps.find((s) => s.status === 'pending');
+  if (!open) return t('stopAnswer');
+  return t(run.mode === 'verify' ? 'stopClaim' : 'stopStep', { i: run.steps.indexOf(open) + 1, n });
+}
+
 const FOLD_AT = 600;
 
 /** The question or selection, folded when it is long (a 30,000-character selection must not push

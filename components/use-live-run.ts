@@ -3,8 +3,9 @@ import { followRun } from '@/lib/browser/messaging';
 import { applyEvent } from '@/lib/pipeline/run-state';
 import type { Run } from '@/lib/pipeline/types';
 
-/** A run as the worker sees it: a snapshot (live run, or the stored one) then its events. */
-export function useLiveRun(id: string | null): Run | undefined {
+/** A run as the worker sees it: a snapshot (live run, or the stored one) then its events.
+ * `generation` follows it afresh: a run continued under the same id (Retry) is live again. */
+export function useLiveRun(id: string | null, generation = 0): Run | undefined {
   const [run, setRun] = useState<Run>();
   useEffect(() => {
     setRun(undefined);
@@ -35,6 +36,6 @@ export function useLiveRun(id: string | null): Run | undefined {
       clearTimeout(timer);
       stop();
     };
-  }, [id]);
+  }, [id, generation]);
   return run;
 }

@@ -29,17 +29,17 @@ export default defineBackground(() => {
   const manager = new RunManager({
     store,
     loadSettings: effectiveSettings,
-    execute: createExecutor((run, settings, llm) =>
+    execute: createExecutor((run, settings) =>
       createBrowserLibrary(settings, {
         // In verify mode the page the selection came from is never evidence for itself.
         origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
-        embed: settings.llm.embeddingModel ? (texts, signal) => llm.embed(texts, signal) : undefined,
         scope: run.mode === 'ask' ? run.input.scope : undefined,
       }),
     ),
     onFinished: (run, settings) => {
       const tabId = run.input.page?.tabId;
-      if (run.mode !== 'verify' || run.status !== 'done' || tabId === undefined) return;
+      // A PDF viewer cannot be marked (the panel says so instead).
+      if (run.mode !== 'verify' || run.status !== 'done' || tabId === undefined || run.input.page?.pdf) return;
       const language = pickLanguage(settings.ui.language, browser.i18n.getUILanguage());
       // Pages that cannot be scripted (browser pages, PDFs, the Web Store) just get no marks.
       void showMarks(tabId, marksFromRun(run), { language }).catch(() => undefined);

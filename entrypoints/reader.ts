@@ -10,7 +10,9 @@ import type { TabRead } from '@/lib/retrieval/tabs';
 const READER_GLOBAL = '__ratifyReadTab';
 
 export default defineUnlistedScript(() => {
-  const read = (knownHash: string | null): TabRead => {
+  const read = (knownHash: string | null): TabRead | { kind: 'pdf' } => {
+    // A PDF shown by the browser's viewer has no readable DOM: the extension reads the file.
+    if (document.contentType === 'application/pdf') return { kind: 'pdf' };
     const hash = contentHash(document);
     if (knownHash && knownHash === hash) return { kind: 'unchanged', hash };
     // Fresh checks per read: styles and layout may have changed since the last one.

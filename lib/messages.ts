@@ -26,7 +26,7 @@ export interface RequestMap {
   'run/again': { req: { id: string; forceRetrieval?: boolean }; res: Run };
   'llm/test': { req: { llm: LlmSettings }; res: ConnectionReport };
   'llm/models': { req: { llm: LlmSettings }; res: string[] };
-  'source/open': { req: { url: string; tabId?: number; quote?: string }; res: boolean };
+  'source/open': { req: { url: string; tabId?: number; quote?: string; page?: number }; res: boolean };
   'marks/clear': { req: { tabId: number }; res: boolean };
   /** Delete one run (cancelling it first if it is live). */
   'runs/delete': { req: { id: string }; res: boolean };

@@ -13,15 +13,17 @@ describe('retrieval recall on the HotpotQA distractor sample (100)', () => {
   it('holds the measured recall', async () => {
     const r = await runRecall(loadHotpot(DATA));
     expect(r.oneRound.n).toBe(100);
-    // Measured on the sample: one round 0.885 / 0.980 / 0.790, MRR 0.961; two rounds 0.880 /
-    // 0.980 / 0.790. ("One round" is one retrieve() call; inside it the ranker already follows
-    // the titles its best passage names, see RankWeights.link.)
+    // Measured on the sample with 1,500-character passages (the default since issue 12, chosen on
+    // the dev set's tuning part): one round 0.875 / 0.970 / 0.770, MRR 0.956; two rounds 0.880 /
+    // 0.980 / 0.780. With 600-character passages it was 0.885 / 0.980 / 0.790: one question of the
+    // 100. ("One round" is one retrieve() call; inside it the ranker already follows the titles
+    // its best passage names, see RankWeights.link.)
     expect(r.oneRound.recallAt2).toBeGreaterThanOrEqual(0.87);
     expect(r.oneRound.recallAt5).toBeGreaterThanOrEqual(0.97);
-    expect(r.oneRound.allGoldAt2).toBeGreaterThanOrEqual(0.78);
+    expect(r.oneRound.allGoldAt2).toBeGreaterThanOrEqual(0.76);
     expect(r.oneRound.mrr).toBeGreaterThanOrEqual(0.95);
     expect(r.twoRounds.recallAt2).toBeGreaterThanOrEqual(0.87);
     expect(r.twoRounds.recallAt5).toBeGreaterThanOrEqual(0.97);
-    expect(r.twoRounds.allGoldAt2).toBeGreaterThanOrEqual(0.78);
+    expect(r.twoRounds.allGoldAt2).toBeGreaterThanOrEqual(0.77);
   });
 });

@@ -1,13 +1,16 @@
 /** The model endpoint: provider preset (fills the base URL), key, model, time-out, and Test
  * connection, which lists the server's models when no model is named yet, lets the user pick one,
  * checks it with a tiny call and saves (or says Save is needed). */
-import { useEffect, useState } from 'react';
-import { BUILTIN_MODEL_ID, builtinAvailable } from '@/lib/llm/builtin-availability';
+import { useState } from 'react';
+import { BUILTIN_MODEL_ID } from '@/lib/llm/builtin-availability';
 import { PROVIDER_PRESETS, SECTION_SCHEMAS, validateSettings, type LlmSettings, type ProviderPreset, type Settings, type SettingsProblem } from '@/lib/settings/schema';
 import { rangeOf } from '@/lib/settings/fields';
 import { ErrorNotice } from '../ErrorNotice';
 import { useT } from '../i18n';
 import { useConnection } from '../setup/use-connection';
+import { useBuiltinModel } from '../setup/use-builtin';
+import { BuiltinDownload } from '../setup/BuiltinDownload';
+import { useEmbeddingChoice } from './use-embedding-choice';
 import { Field, problemText } from './fields';
 
 export type AfterTest = 'saved' | 'needs-save';
@@ -27,11 +30,18 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
   const t = useT();
   const llm = settings.llm;
   const c = useConnection();
+  const embeddings = useEmbeddingChoice(llm);
+  const embeddingsHint = !embeddings
+    ? t('embeddingsChecking')
+    : embeddings.how === 'off'
+      ? t('embeddingsOff')
+      : embeddings.how === 'none-found'
+        ? t('embeddingsNone')
+        : t(embeddings.how === 'set' ? 'embeddingsSet' : 'embeddingsFound', { model: embeddings.model ?? '' });
   const [after, setAfter] = useState<{ result: AfterTest; model: string; ms: number }>();
-  const [builtinReady, setBuiltinReady] = useState(false);
-  useEffect(() => {
-    void builtinAvailable().then(setBuiltinReady);
-  }, []);
+  // Offered once Chrome has it or can download it ("downloadable" is offered as a download).
+  const builtin = useBuiltinModel();
+  const builtinReady = builtin.state.kind !== 'unavailable' && builtin.state.kind !== 'checking';
 
   const choosePreset = (preset: ProviderPreset) => {
     c.reset();
@@ -77,6 +87,7 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
           {(builtinReady || llm.preset === 'builtin') && <option value="builtin">{t('builtinProvider')}</option>}
         </select>
       </Field>
+      {llm.preset === 'builtin' && <BuiltinDownload state={builtin.state} onDownload={() => void builtin.download()} />}
       {llm.preset !== 'builtin' && (
         <>
           <Field label={t('baseUrl')} id="baseURL" error={problemText(t, problems, 'llm.baseURL')}>
@@ -93,7 +104,7 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
               ))}
             </datalist>
           </Field>
-          <Field label={t('embeddingModel')} id="embeddingModel">
+          <Field label={t('embeddingModel')} id="embeddingModel" hint={embeddingsHint}>
             <input id="embeddingModel" list="model-list" value={llm.embeddingModel} onChange={(e) => onChange({ embeddingModel: e.target.value })} />
           </Field>
           <Field label={t('timeoutLabel')} id="timeout" error={problemText(t, problems, 'llm.timeoutMs', SECTION_SCHEMAS.llm.shape.timeoutMs)}>
@@ -106,6 +117,15 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
               value={Math.round(llm.timeoutMs / 1000)}
               onChange={(e) => onChange({ timeoutMs: Number(e.target.value) * 1000 })}
             />
+          </Field>
+          <Field label={t('effortLabel')} id="effort" hint={t('effortHint')}>
+            <select id="effort" value={llm.reasoningEffort ?? 'low'} onChange={(e) => onChange({ reasoningEffort: e.target.value as NonNullable<LlmSettings['reasoningEffort']> })}>
+              {(['none', 'minimal', 'low', 'medium', 'high'] as const).map((v) => (
+                <option key={v} value={v}>
+                  {t(`effort_${v}`)}
+                </option>
+              ))}
+            </select>
           </Field>
         </>
       )}

@@ -35,7 +35,7 @@ export function Welcome({ onSave, onOpenSettings }: { onSave(llm: LlmSettings, m
         )}
         {s.kind === 'downloadable' && (
           <button type="button" className="primary" onClick={() => void builtin.download().then((ok) => (ok ? chooseBuiltin() : undefined))}>
-            {t('builtinDownload')}
+            {t('builtinDownloadChrome')}
           </button>
         )}
         {s.kind === 'downloading' && (

@@ -31,7 +31,9 @@ export interface AskViewProps {
 
 export function AskView({ configured, activeRunId, sources, openSettings, saveLlm }: AskViewProps) {
   const t = useT();
-  const live = useLiveRun(activeRunId);
+  // Retry continues a run under its own id: following it again picks up the continued run.
+  const [generation, setGeneration] = useState(0);
+  const live = useLiveRun(activeRunId, generation);
   const active = useLiveQuery(() => (activeRunId ? runs.get(activeRunId) : undefined), [activeRunId]);
   const known = active ?? live;
   const threadId = known ? threadOf(known) : undefined;
@@ -83,9 +85,9 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
 
   const actionsFor = (run: Run): RunActions => ({
     onCancel: () => void act(() => request('run/cancel', { id: run.id })),
-    onRetry: () => void act(() => request('run/retry', { id: run.id })),
+    onRetry: () => void act(() => request('run/retry', { id: run.id })).then((ok) => ok && setGeneration((g) => g + 1)),
     onAgain: (forceRetrieval) => void act(() => request('run/again', { id: run.id, forceRetrieval })),
-    onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote })),
+    onOpenSource: (s) => void act(() => request('source/open', { url: s.url, tabId: s.tabId, quote: s.quote, page: s.page })),
     onOpenSettings: openSettings,
     onClearMarks: (tabId) => void act(() => request('marks/clear', { tabId })),
     countMarks: (tabId) => request('marks/count', { tabId }),

@@ -2,17 +2,18 @@
  * page cache, providers from the settings. One call per run in the worker. */
 import type { SourceScope } from '../pipeline/types';
 import type { Settings } from '../settings/schema';
-import { createLibrary, type EmbedFn, type RatifyLibrary } from '../retrieval/library';
+import { endpointEmbeddings } from '../retrieval/endpoint-embeddings';
+import { createLibrary, type RatifyLibrary } from '../retrieval/library';
 import { db } from '../store/db';
+import { createDexieEmbeddingStore } from '../store/embedding-cache';
 import { createDexiePageCache, pageCacheMaxAgeMs } from '../store/page-cache';
 import { createBrowserPageReader } from './offscreen-reader';
+import { withPdfTabs } from '../retrieval/pdf-tabs';
 import { createBrowserTabsAdapter } from './tabs-adapter';
 
 export interface BrowserLibraryOptions {
   /** Verify mode: the tab and URL the selection came from (never evidence for itself). */
   origin?: { tabId?: number; url?: string };
-  /** Dense ranking, e.g. (texts, signal) => llm.embed(texts, signal) when an embeddings model is set. */
-  embed?: EmbedFn;
   /** The sources chosen in the panel for this question (default: the settings). */
   scope?: SourceScope;
 }
@@ -28,16 +29,21 @@ export function scopeOptions(scope: SourceScope | undefined): { tabChoice?: { ta
 
 export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOptions = {}): RatifyLibrary {
   const { tabChoice, webOff } = scopeOptions(opts.scope);
+  const reader = createBrowserPageReader();
   return createLibrary({
     tabChoice,
     ...(webOff ? { providers: [] } : {}),
     search: settings.search,
     privacy: settings.privacy,
     pipeline: settings.pipeline,
-    tabs: createBrowserTabsAdapter(),
-    reader: createBrowserPageReader(),
+    // PDF tabs are fetched and read with pdf.js (the viewer cannot be scripted).
+    tabs: withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader }),
+    reader,
     cache: createDexiePageCache(db(), { maxAgeMs: pageCacheMaxAgeMs(settings.privacy.retentionDays) }),
-    embed: opts.embed,
+    // Dense ranking wherever the endpoint offers embeddings (the settings name the model, or it
+    // is found in the endpoint's model list); vectors persist in IndexedDB.
+    ...endpointEmbeddings(settings.llm),
+    embeddingStore: createDexieEmbeddingStore(db()),
     origin: opts.origin,
   });
 }

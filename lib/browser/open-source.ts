@@ -11,6 +11,11 @@ export function textFragmentUrl(url: string, quote?: string): string {
   return `${base}#:~:text=${fragment}`;
 }
 
+/** A PDF opened at a page: `#page=N` (Chrome's viewer and pdf.js both follow it). */
+export function pdfPageUrl(url: string, page: number): string {
+  return `${url.split('#')[0]}#page=${page}`;
+}
+
 /** Only http(s) sources are ever opened. */
 export function isWebUrl(url: string): boolean {
   try {
@@ -22,8 +27,9 @@ export function isWebUrl(url: string): boolean {
 }
 
 /** Focus the open tab that holds a source (highlighting the passage), or open it in a new tab
- * scrolled to the passage. */
-export async function openSource({ url, tabId, quote }: { url: string; tabId?: number; quote?: string }): Promise<boolean> {
+ * scrolled to the passage. A PDF passage opens (or turns) the PDF to its page instead: a PDF
+ * viewer cannot be scripted and does not follow text fragments. */
+export async function openSource({ url, tabId, quote, page }: { url: string; tabId?: number; quote?: string; page?: number }): Promise<boolean> {
   if (!isWebUrl(url)) return false;
   if (tabId !== undefined) {
     try {
@@ -31,9 +37,9 @@ export async function openSource({ url, tabId, quote }: { url: string; tabId?: n
       // The page a question was asked on is cited by its address without the query string.
       const same = tab.url && (tab.url.split('#')[0] === url.split('#')[0] || tab.url.split(/[?#]/)[0] === url.split('#')[0]);
       if (same) {
-        await browser.tabs.update(tabId, { active: true });
+        await browser.tabs.update(tabId, page !== undefined ? { active: true, url: pdfPageUrl(tab.url ?? url, page) } : { active: true });
         if (tab.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true });
-        if (quote) {
+        if (quote && page === undefined) {
           await browser.scripting
             .executeScript({ target: { tabId }, func: highlightInPage, args: [quote] })
             // The tab is focused either way; a page that cannot be scripted just gets no highlight.
@@ -45,7 +51,7 @@ export async function openSource({ url, tabId, quote }: { url: string; tabId?: n
       /* the tab is gone: open the URL instead */
     }
   }
-  await browser.tabs.create({ url: textFragmentUrl(url, quote) });
+  await browser.tabs.create({ url: page !== undefined ? pdfPageUrl(url, page) : textFragmentUrl(url, quote) });
   return true;
 }
 

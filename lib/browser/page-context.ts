@@ -1,6 +1,9 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { PageContext } from '../pipeline/types';
 import { skipReason, withTimeout, type TabInfo, type TabRules } from '../retrieval/tabs';
+import { isPdfUrl } from '../retrieval/pdf';
+import { withPdfTabs } from '../retrieval/pdf-tabs';
+import { createBrowserPageReader } from './offscreen-reader';
 import { createBrowserTabsAdapter } from './tabs-adapter';
 
 /** How much of the page goes with a question: the start the gate reads, and the text that serves
@@ -16,7 +19,9 @@ export interface CapturedSelection {
 
 /** Runs in the page: the selection as the user sees it, and the text of the blocks around it
  * (the gate uses it to resolve "he", "the company", relative dates). */
-function readSelectionInPage(maxContext: number): { text: string; surrounding: string } {
+function readSelectionInPage(maxContext: number): { text: string; surrounding: string; pdf: boolean } {
+  // Chrome's PDF viewer: the selection lives in the viewer's own frame, out of reach here.
+  if (document.contentType === 'application/pdf') return { text: '', surrounding: '', pdf: true };
   const sel = window.getSelection();
   const text = sel ? sel.toString() : '';
   let surrounding = '';
@@ -28,19 +33,19 @@ function readSelectionInPage(maxContext: number): { text: string; surrounding: s
     while (el && el.parentElement && (el.innerText ?? '').length < Math.min(maxContext, text.length + 400)) el = el.parentElement;
     surrounding = (el?.innerText ?? '').slice(0, maxContext);
   }
-  return { text, surrounding };
+  return { text, surrounding, pdf: false };
 }
 
 /** The selection and its context in a tab; falls back to the menu's selectionText where the page
- * cannot be scripted (PDF viewer, browser pages, store pages). */
+ * cannot be scripted (PDF viewer, browser pages, store pages). A PDF tab is marked as one. */
 export async function captureSelection(tab: Browser.tabs.Tab, fallbackText = ''): Promise<CapturedSelection> {
-  const page: PageContext = { url: tab.url ?? '', title: tab.title ?? '', tabId: tab.id };
+  const page: PageContext = { url: tab.url ?? '', title: tab.title ?? '', tabId: tab.id, ...(isPdfUrl(tab.url ?? '') ? { pdf: true } : {}) };
   if (tab.id === undefined) return { text: fallbackText, page };
   try {
     const [res] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: readSelectionInPage, args: [2000] });
-    const got = res?.result as { text: string; surrounding: string } | undefined;
+    const got = res?.result as { text: string; surrounding: string; pdf: boolean } | undefined;
     const text = got?.text.trim() ? got.text : fallbackText;
-    return { text, page: { ...page, surrounding: got?.surrounding || undefined } };
+    return { text, page: { ...page, surrounding: got?.surrounding || undefined, ...(got?.pdf ? { pdf: true } : {}) } };
   } catch {
     return { text: fallbackText, page };
   }
@@ -77,9 +82,10 @@ export async function capturePage(tabId: number, rules: TabRules, timeoutMs = 50
   }
   const info: TabInfo = { id: tabId, windowId: tab.windowId, url: tab.url ?? '', title: tab.title ?? '', incognito: tab.incognito, discarded: tab.discarded };
   if (skipReason(info, rules)) return undefined;
-  const adapter = createBrowserTabsAdapter();
+  // A PDF tab is read from its file, as the library reads it.
+  const adapter = withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader: createBrowserPageReader() });
   const [read, selection] = await Promise.all([
-    withTimeout(timeoutMs, undefined, (signal) => adapter.read(info, { signal })).catch((err: unknown) => {
+    withTimeout(Math.max(timeoutMs, adapter.timeoutFor?.(info) ?? 0), undefined, (signal) => adapter.read(info, { signal })).catch((err: unknown) => {
       // A page that cannot be read (still loading, PDF viewer) is asked about by title and address.
       console.warn('reading the current page failed', err);
       return undefined;

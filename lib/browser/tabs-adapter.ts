@@ -1,6 +1,7 @@
 /** TabsAdapter over browser.tabs and browser.scripting: lists the tabs in scope and reads each
  * with the reader script (entrypoints/reader.ts) injected into its top frame. */
 import { browser } from 'wxt/browser';
+import { TabShowsPdf } from '../retrieval/pdf-tabs';
 import type { TabInfo, TabRead, TabsAdapter } from '../retrieval/tabs';
 
 const READER_FILE = '/reader.js';
@@ -43,6 +44,7 @@ export function createBrowserTabsAdapter(): TabsAdapter {
         args: [READER_GLOBAL, knownHash ?? null],
       });
       const value: unknown = res?.result;
+      if ((value as { kind?: unknown } | null)?.kind === 'pdf') throw new TabShowsPdf();
       if (!isTabRead(value)) throw new Error('the page could not be read');
       return value;
     },

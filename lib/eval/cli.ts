@@ -10,6 +10,7 @@ import { createLlmClient } from '../llm/client';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../settings/schema';
 import { loadExamples } from './datasets';
 import { evaluate, formatSummary } from './eval';
+import { EVAL_LIBRARY } from './library';
 
 const HELP = `Usage: npm run eval -- --data <file.jsonl> [options]
 
@@ -74,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
   );
   const examples = loadExamples(readFileSync(v.data, 'utf8'), { offset: num(v.offset, 0), limit: num(v.limit, 20) });
   console.log(`${examples.length} examples from ${v.data} · ${model} at ${baseURL} · β′=${settings.betaThreshold}, ≤${settings.maxSteps} steps, ≤${settings.maxRounds} rounds`);
+  console.log(`library: ${EVAL_LIBRARY}`);
   const ctrl = new AbortController();
   process.once('SIGINT', () => ctrl.abort());
   const { results, summary } = await evaluate({

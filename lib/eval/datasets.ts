@@ -3,7 +3,7 @@
  * answer or label. Formats are recognised per line:
  *
  * - Generic (documented in README "Evaluation"):
- *     {"id": "q1", "question": "…", "answer": "…" | ["…", …], "documents": [{"title": "…", "text": "…", "url": "…"}] | ["text", …]}
+ *     {"id": "q1", "question": "…", "answer": "…" | ["…", …], "documents": [{"title": "…", "text": "…", "url": "…", "html": "…" (optional: read with Readability)}] | ["text", …]}
  *     {"id": "c1", "claim": "…", "label": "SUPPORTS" | "REFUTES" | "NOT ENOUGH INFO", "documents": […]}
  * - HotpotQA distractor (`context: [[title, [sentences]]]`) and the HotpotQA site sample
  *   (`para_a`, `para_b`, `distractors`).
@@ -59,7 +59,8 @@ function docsFrom(v: unknown): MemoryDoc[] {
     if (typeof d === 'string') return { url: `https://docs.local/${i}`, title: `Document ${i + 1}`, text: d };
     const r = d as Rec;
     const title = String(r.title ?? `Document ${i + 1}`);
-    return { url: String(r.url ?? wikiUrl(title)), title, text: String(r.text ?? r.content ?? '') };
+    const html = typeof r.html === 'string' && r.html.trim() ? { html: r.html } : {};
+    return { url: String(r.url ?? wikiUrl(title)), title, text: String(r.text ?? r.content ?? ''), ...html };
   });
 }
 

@@ -3,11 +3,11 @@
 import type { LlmClient } from '../llm/types';
 import { executeRun } from '../pipeline/run';
 import { newRun } from '../pipeline/run-state';
-import { createMemoryLibrary } from '../pipeline/testing/memory-library';
 import type { Library } from '../retrieval/types';
 import type { MemoryDoc } from '../pipeline/testing/memory-library';
 import type { PipelineSettings } from '../settings/schema';
 import type { Example } from './datasets';
+import { evalLibrary } from './library';
 import { best, contains, exactMatch, f1, labelOf } from './metrics';
 
 export interface ExampleResult {
@@ -56,7 +56,7 @@ export interface EvalOptions {
   examples: Example[];
   /** Examples run at once (default 1). */
   concurrency?: number;
-  /** Build the library of one example (default: in-memory BM25 over its documents). */
+  /** Build the library of one example (default: the extension's library over its documents, evalLibrary). */
   libraryFor?: (docs: MemoryDoc[]) => Library;
   onResult?: (r: ExampleResult, done: number) => void;
   signal?: AbortSignal;
@@ -80,7 +80,7 @@ export async function evaluate(o: EvalOptions): Promise<{ results: ExampleResult
 }
 
 async function runExample(o: EvalOptions, ex: Example, i: number): Promise<ExampleResult> {
-  const library = (o.libraryFor ?? ((d) => createMemoryLibrary(d, { passageChars: o.settings.passageChars })))(ex.documents);
+  const library = (o.libraryFor ?? ((d) => evalLibrary(d, o.settings)))(ex.documents);
   const t = Date.now();
   const run = await executeRun({ run: newRun(`eval-${i}`, ex.kind === 'question' ? 'ask' : 'verify', { text: ex.text }, t), llm: o.llm, library, settings: o.settings, signal: o.signal, emit: () => {} });
   const base = {

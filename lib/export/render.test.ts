@@ -47,14 +47,27 @@ describe('export', () => {
   it('verify runs export the corrected text and each claim verdict', () => {
     const v: Run = {
       ...newRun('r2', 'verify', { text: 'Curie moved to Paris in 1895.' }),
-      corrected: 'Curie moved to Paris in 1891 [1].',
+      // The corrected passage as the pipeline stores it: no source markers; a page footnote.
+      corrected: 'Curie moved to Paris in 1891.[12]',
+      answer: 'Curie moved to Paris in 1891.\\[12\\] [1]',
       claims: [{ claim: 'Marie Curie moved to Paris in 1895.', sentence: 'Curie moved to Paris in 1895.', verdict: 'corrected', corrected: 'Marie Curie moved to Paris in 1891.', sources: [1] }],
       sources: [run.sources[0]!],
     };
     const md = toMarkdown(v);
     expect(md).toContain('**Checked:** Curie moved to Paris in 1895.');
-    expect(md).toContain('Curie moved to Paris in 1891 [1].');
+    // The page's footnote "[12]" is not one of the listed sources: not in the export.
+    expect(md).toContain('\n\nCurie moved to Paris in 1891.\n\n');
+    expect(md).not.toContain('[12]');
+    expect(toPlainText(v)).toMatch(/^Curie moved to Paris in 1891\.\n/);
     expect(md).toContain('- Corrected: Marie Curie moved to Paris in 1895. → Marie Curie moved to Paris in 1891. [1]');
+  });
+});
+
+describe('bracketed numbers that are not sources', () => {
+  it('a stray "[7]" the model wrote (escaped in the answer) is left out of both exports', () => {
+    const r: Run = { ...run, answer: 'Marie Curie moved to Paris in 1891 [1] \\[7\\], see \\[3, 4\\].', answerFinal: true };
+    expect(toMarkdown(r)).toContain('\n\nMarie Curie moved to Paris in 1891 [1], see.\n\n');
+    expect(toPlainText(r)).toMatch(/^Marie Curie moved to Paris in 1891 \[1\], see\.\n/);
   });
 });
 

@@ -1,10 +1,18 @@
 import { translate } from '../i18n/messages';
+import { dropBareNumbers, escapeBareNumbers } from '../pipeline/citations';
 import type { Run, Source } from '../pipeline/types';
 import { changesText } from '../verdicts';
+import { sanitizeMarkdown } from './safe-markdown';
 
-/** The text a run's export is about: the answer (ask) or the corrected passage (verify). */
+/** Everything exported passes the panel's sanitizer: links only to the run's sources. */
+const clean = (run: Run, md: string): string => sanitizeMarkdown(md, run.sources.map((s) => s.url));
+
+/** The text a run's export is about: the answer (ask) or the corrected passage (verify), without
+ * bracketed numbers that are not its sources (a page's footnotes, a model's stray "[7]"). The
+ * corrected passage carries no source markers, so every number in it is foreign. */
 function body(run: Run): string {
-  return (run.mode === 'verify' ? run.corrected ?? run.answer : run.answer ?? run.corrected) ?? '';
+  if (run.mode === 'verify') return run.corrected !== undefined ? dropBareNumbers(escapeBareNumbers(run.corrected)) : dropBareNumbers(run.answer ?? '');
+  return dropBareNumbers(run.answer ?? run.corrected ?? '');
 }
 
 
@@ -25,7 +33,7 @@ export function toMarkdown(run: Run): string {
     );
   }
   if (run.sources.length) parts.push('**Sources**\n\n' + run.sources.map(sourceMarkdown).join('\n'));
-  return parts.filter(Boolean).join('\n\n') + '\n';
+  return clean(run, parts.filter(Boolean).join('\n\n')) + '\n';
 }
 
 function sourceMarkdown(s: Source): string {
@@ -36,7 +44,7 @@ function sourceMarkdown(s: Source): string {
 
 /** Plain text: no Markdown syntax; citation markers kept as [n] with the sources listed below. */
 export function toPlainText(run: Run): string {
-  const text = stripMarkdown(body(run).trim());
+  const text = stripMarkdown(clean(run, body(run).trim()));
   const lines = [text];
   if (run.sources.length) {
     lines.push('', 'Sources:');

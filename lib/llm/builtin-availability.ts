@@ -4,22 +4,40 @@ import type { Settings } from '../settings/schema';
 import { isLlmConfigured } from '../settings/schema';
 import type { ChatMessage } from './types';
 
-type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
+export type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
 
 interface PromptOptions {
   signal?: AbortSignal;
   responseConstraint?: Record<string, unknown>;
 }
 
+/** What the session is told to expect: text, in these BCP 47 languages. */
+export interface LanguageOptions {
+  expectedInputs?: { type: 'text'; languages: string[] }[];
+  expectedOutputs?: { type: 'text'; languages: string[] }[];
+}
+
+export interface DownloadMonitor {
+  addEventListener(type: 'downloadprogress', f: (e: { loaded: number }) => void): void;
+}
+
 export interface LanguageModelSession {
   prompt(input: string, opts?: PromptOptions): Promise<string>;
   promptStreaming(input: string, opts?: PromptOptions): ReadableStream<string>;
+  /** Tokens the session can hold (current name; `inputQuota` before Chrome 142). */
+  readonly contextWindow?: number;
+  readonly inputQuota?: number;
+  /** Tokens already used by the initial prompts (`inputUsage` before). */
+  readonly contextUsage?: number;
+  readonly inputUsage?: number;
+  measureContextUsage?(input: string, opts?: PromptOptions): Promise<number>;
+  measureInputUsage?(input: string, opts?: PromptOptions): Promise<number>;
   destroy(): void;
 }
 
-interface LanguageModelStatic {
-  availability(opts?: Record<string, unknown>): Promise<Availability>;
-  create(opts?: { initialPrompts?: ChatMessage[]; signal?: AbortSignal }): Promise<LanguageModelSession>;
+export interface LanguageModelStatic {
+  availability(opts?: LanguageOptions): Promise<Availability>;
+  create(opts?: LanguageOptions & { initialPrompts?: ChatMessage[]; signal?: AbortSignal; monitor?: (m: DownloadMonitor) => void }): Promise<LanguageModelSession>;
 }
 
 export function api(): LanguageModelStatic | undefined {
@@ -30,10 +48,15 @@ export const BUILTIN_MODEL_ID = 'chrome-built-in';
 
 /** Whether the on-device model can answer now (not merely downloadable). */
 export async function builtinAvailable(): Promise<boolean> {
+  return (await builtinStatus()) === 'available';
+}
+
+/** The browser's own answer, 'unavailable' when it has no Prompt API or cannot say. */
+export async function builtinStatus(): Promise<Availability> {
   try {
-    return (await api()?.availability()) === 'available';
+    return (await api()?.availability()) ?? 'unavailable';
   } catch {
-    return false;
+    return 'unavailable'; // an API that cannot even say whether it is there is as good as absent
   }
 }
 
@@ -42,4 +65,3 @@ export async function withBuiltinDefault(s: Settings): Promise<Settings> {
   if (isLlmConfigured(s) || !(await builtinAvailable())) return s;
   return { ...s, llm: { ...s.llm, preset: 'builtin', model: BUILTIN_MODEL_ID } };
 }
-

@@ -1,51 +1,112 @@
 /** The browser's own on-device model (Chrome's Prompt API, `LanguageModel`), behind the same
- * LlmClient contract as the OpenAI-compatible client. Used when the user picks it, and by
- * default while no endpoint is configured and the browser has a model ready. */
-import { parseJsonLoose } from './json-text';
+ * LlmClient contract as the OpenAI-compatible client: streamed, with partial JSON, the same
+ * repair round (./json-call.ts), prompts fitted to its small context window, and the languages
+ * it is to expect declared. Used when the user picks it, and by default while no endpoint is
+ * configured and the browser has a model ready. */
 import { LlmError } from './errors';
-import { api, type LanguageModelSession } from './builtin-availability';
-import { addUsage, emptyUsage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
+import { api, type LanguageModelSession, type LanguageModelStatic, type LanguageOptions } from './builtin-availability';
+import { languageName, scriptLanguage } from './builtin-language';
+import { estimateTokens, shrinkPrompt } from './fit';
+import { jsonWithRepair, type PartialSink } from './json-call';
+import { addUsage, emptyUsage, type ChatMessage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
 
-export { BUILTIN_MODEL_ID, builtinAvailable, withBuiltinDefault } from './builtin-availability';
+export { BUILTIN_MODEL_ID, builtinAvailable, builtinStatus, withBuiltinDefault } from './builtin-availability';
 
-const estimate = (text: string) => Math.ceil(text.length / 4);
+/** Tokens kept free for the answer when fitting a prompt (the session holds both). */
+const OUTPUT_RESERVE = 512;
 
 export function createBuiltinClient(): LlmClient {
   const usage: Usage = emptyUsage();
+  const languageOk = new Map<string, boolean>();
 
+  const cancelled = (stage: string) => new LlmError({ code: 'cancelled', message: 'Cancelled.', stage });
 
-  async function run(req: ChatRequest, constraint?: Record<string, unknown>): Promise<string> {
+  /** The language options for this prompt, after checking the model handles that language. */
+  async function languages(lm: LanguageModelStatic, messages: ChatMessage[], stage: string): Promise<LanguageOptions> {
+    const lang = scriptLanguage(messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n'));
+    const opts: LanguageOptions = { expectedInputs: [{ type: 'text', languages: [...new Set(['en', lang])] }], expectedOutputs: [{ type: 'text', languages: [lang] }] };
+    let ok = languageOk.get(lang);
+    if (ok === undefined) {
+      ok = (await lm.availability(opts).catch(() => 'unavailable')) !== 'unavailable';
+      languageOk.set(lang, ok);
+    }
+    if (!ok) throw new LlmError({ code: 'unsupported-language', message: `Chrome's built-in model does not handle ${languageName(lang)} (${lang}). Ask in a language it supports, or choose another model in Settings.`, stage });
+    return opts;
+  }
+
+  /** A session holding the earlier turns, with room for the last one and the answer; the
+   * prompt is cut (fewer passages, shorter quotes) until it fits, or the call fails saying so. */
+  async function fitted(lm: LanguageModelStatic, req: ChatRequest, langs: LanguageOptions): Promise<{ session: LanguageModelSession; messages: ChatMessage[] }> {
+    let messages = req.messages;
+    for (let cut = 0; ; cut++) {
+      const last = messages.at(-1)?.content ?? '';
+      let session: LanguageModelSession | undefined;
+      let fits = true;
+      try {
+        session = await lm.create({ ...langs, initialPrompts: messages.slice(0, -1), signal: req.signal });
+        const window = session.contextWindow ?? session.inputQuota;
+        if (window !== undefined && Number.isFinite(window)) {
+          const used = session.contextUsage ?? session.inputUsage ?? 0;
+          const measure = session.measureContextUsage ?? session.measureInputUsage;
+          const needs = measure ? await measure.call(session, last) : estimateTokens(last);
+          fits = used + needs + Math.min(OUTPUT_RESERVE, req.maxTokens ?? OUTPUT_RESERVE) <= window;
+        }
+      } catch (err) {
+        // Initial prompts over the window: the browser refuses the session (QuotaExceededError).
+        if (!(err instanceof DOMException && err.name === 'QuotaExceededError')) throw err;
+        fits = false;
+      }
+      if (fits && session) return { session, messages };
+      session?.destroy();
+      const smaller = cut < 3 ? shrinkPrompt(messages) : undefined;
+      if (!smaller) throw new LlmError({ code: 'context-length', message: "The request is larger than the built-in model's context window, even with fewer, shorter passages. Choose fewer tabs or turn web search off for this question, or use a model with a larger context window.", stage: req.stage });
+      messages = smaller;
+    }
+  }
+
+  async function run(req: ChatRequest, constraint: Record<string, unknown> | undefined, sink: PartialSink | undefined): Promise<string> {
     const lm = api();
     if (!lm) throw new LlmError({ code: 'not-configured', message: 'This browser has no built-in model. Choose a provider in Settings.', stage: req.stage });
-    if (req.signal?.aborted) throw new LlmError({ code: 'cancelled', message: 'Cancelled.', stage: req.stage });
-    // The Prompt API takes earlier turns as the session's initial prompts and the last user
-    // message as the prompt itself.
-    const last = req.messages.at(-1);
-    const history = req.messages.slice(0, -1);
+    if (req.signal?.aborted) throw cancelled(req.stage);
     const started = Date.now();
     let text = '';
     let session: LanguageModelSession | undefined;
+    let sent = req.messages;
     try {
-      session = await lm.create({ initialPrompts: history, signal: req.signal });
-      const stream = session.promptStreaming(last?.content ?? '', { signal: req.signal, responseConstraint: constraint });
+      const state = await lm.availability();
+      if (state === 'downloadable' || state === 'downloading') {
+        throw new LlmError({ code: 'not-configured', message: `Chrome's built-in model is ${state === 'downloading' ? 'still downloading' : 'not downloaded yet'}: use "Download Chrome's built-in model" in Settings (or the welcome card), then ask again.`, stage: req.stage });
+      }
+      if (state === 'unavailable') throw new LlmError({ code: 'not-configured', message: "Chrome's built-in model is not available on this device. Choose a provider in Settings.", stage: req.stage });
+      const langs = await languages(lm, req.messages, req.stage);
+      // The Prompt API takes earlier turns as the session's initial prompts and the last user
+      // message as the prompt itself.
+      const fit = await fitted(lm, req, langs);
+      session = fit.session;
+      sent = fit.messages;
+      sink?.reset();
+      const stream = session.promptStreaming(sent.at(-1)?.content ?? '', { signal: req.signal, responseConstraint: constraint });
       const reader = stream.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         text += value;
-        req.onDelta?.(value);
+        (sink ? sink.delta : req.onDelta)?.(value);
       }
-      if (req.signal?.aborted) throw new LlmError({ code: 'cancelled', message: 'Cancelled.', stage: req.stage });
+      if (req.signal?.aborted) throw cancelled(req.stage);
       return text;
     } catch (err) {
       if (err instanceof LlmError) throw err;
-      if (req.signal?.aborted || (err instanceof DOMException && err.name === 'AbortError')) throw new LlmError({ code: 'cancelled', message: 'Cancelled.', stage: req.stage });
+      if (req.signal?.aborted || (err instanceof DOMException && err.name === 'AbortError')) throw cancelled(req.stage);
+      if (err instanceof DOMException && err.name === 'QuotaExceededError') {
+        throw new LlmError({ code: 'context-length', message: "The answer did not fit the built-in model's context window.", stage: req.stage });
+      }
       throw new LlmError({ code: 'server', message: `The built-in model failed: ${err instanceof Error ? err.message : String(err)}`, stage: req.stage });
     } finally {
       session?.destroy();
-      const input = estimate(req.messages.map((m) => m.content).join('\n'));
-      addUsage(usage, { stage: req.stage, inputTokens: input, outputTokens: estimate(text) });
-      req.onUsage?.({ stage: req.stage, inputTokens: input, outputTokens: estimate(text), ms: Date.now() - started, ok: text.length > 0 });
+      const input = estimateTokens(sent.map((m) => m.content).join('\n'));
+      addUsage(usage, { stage: req.stage, inputTokens: input, outputTokens: estimateTokens(text) });
+      req.onUsage?.({ stage: req.stage, inputTokens: input, outputTokens: estimateTokens(text), ms: Date.now() - started, ok: text.length > 0 });
     }
   }
 
@@ -54,27 +115,9 @@ export function createBuiltinClient(): LlmClient {
     endpoint: 'chrome-built-in',
     // One on-device session at a time: parallel prompts would only queue.
     serial: true,
-    chat: (req) => run(req),
-    async json<T>(req: JsonRequest<T>): Promise<T> {
-      const first = await run(req, req.schema);
-      try {
-        return req.parse(parseJsonLoose(first));
-      } catch (err) {
-        const problem = err instanceof Error ? err.message : String(err);
-        const repaired = await run(
-          {
-            ...req,
-            onDelta: undefined,
-            messages: [...req.messages, { role: 'assistant', content: first.slice(0, 8000) }, { role: 'user', content: `That reply could not be used (${problem.slice(0, 300)}). Reply with only the corrected JSON object.` }],
-          },
-          req.schema,
-        );
-        try {
-          return req.parse(parseJsonLoose(repaired));
-        } catch (err2) {
-          throw new LlmError({ code: 'bad-output', message: `The built-in model's answer could not be read as ${req.schemaName} JSON: ${err2 instanceof Error ? err2.message : String(err2)}`, stage: req.stage });
-        }
-      }
+    chat: (req) => run(req, undefined, undefined),
+    json<T>(req: JsonRequest<T>): Promise<T> {
+      return jsonWithRepair(req, (messages, sink) => run({ ...req, messages, onDelta: undefined }, req.schema, sink), "The built-in model's");
     },
     async embed() {
       throw new LlmError({ code: 'not-configured', message: 'The built-in model has no embeddings; dense ranking is off.', stage: 'embed' });

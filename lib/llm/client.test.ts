@@ -170,7 +170,7 @@ describe('LLM client', () => {
 
   it('stops waiting out a retry-after when aborted', async () => {
     server.setResponder(() => ({ fault: { kind: 'status', status: 429, retryAfter: 10 } }));
-    const llm = createLlmClient(settings(), { maxRetryWaitMs: 60_000 });
+    const llm = createLlmClient(settings(30_000), { maxRetryWaitMs: 60_000 });
     const ctrl = new AbortController();
     const p = codeOf(llm.json(ask(ctrl.signal)));
     await new Promise((r) => setTimeout(r, 150));
@@ -178,5 +178,23 @@ describe('LLM client', () => {
     ctrl.abort();
     expect(await p).toBe('cancelled');
     expect(Date.now() - t0).toBeLessThan(1000);
+  });
+});
+
+describe('LLM client: failures named for what they are', () => {
+  it('a TCP reset mid-stream is a connection cut, retried', async () => {
+    server.setResponder(() => ({ fault: { kind: 'reset', afterChars: 10 } }));
+    const err = (await createLlmClient(settings(), { maxRetries: 0 }).chat({ stage: 'compose', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as LlmError;
+    expect(err.info).toMatchObject({ code: 'unreachable' });
+    expect(err.info.message).toMatch(/cut off mid-answer/);
+    server.setResponder(faultOnce({ kind: 'reset', afterChars: 10 }, { content: 'whole' }));
+    expect(await createLlmClient(settings()).chat({ stage: 'compose', messages: [{ role: 'user', content: 'hi' }] })).toBe('whole');
+  });
+
+  it('never puts a web page into a message (a proxy’s HTML error page)', async () => {
+    server.setResponder(() => ({ fault: { kind: 'status', status: 500, message: '<html><head><title>502 Bad Gateway</title></head><body><h1>502</h1></body></html>' } }));
+    const err = (await createLlmClient(settings(), { maxRetries: 0 }).json(ask()).catch((e: unknown) => e)) as LlmError;
+    expect(err.info.message).toMatch(/web page \("502 Bad Gateway"\)/);
+    expect(err.info.message).not.toMatch(/<|>/);
   });
 });

@@ -1,16 +1,21 @@
 import OpenAI from 'openai';
 import type { LlmSettings } from '../settings/schema';
 import type { RunError } from '../pipeline/types';
-import { classifyLlmError, LlmError } from './errors';
-import { parsePartialJson } from './partial-json';
-import { parseJsonLoose } from './json-text';
+import { classifyLlmError, LlmError, looksLikeOllama } from './errors';
 import { BUILTIN_MODEL_ID, createBuiltinClient } from './builtin';
+import { capabilityKey, initialCapabilities, learnFromError, LIGHT_STAGES, memoryCapabilityStore, merge, thinkingAllowance, type Capabilities, type CapabilityStore, type ReasoningEffort } from './capabilities';
+import { shrinkPrompt } from './fit';
+import { jsonWithRepair, type PartialSink } from './json-call';
+import { AttemptError, streamOnce } from './stream-once';
+import { apiFetch } from './transport';
+import { apiFetch as noRedirects } from '../net/api-fetch';
 import { addUsage, emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
 
 export interface LlmClientOptions {
   /** Abort a stream that sends nothing for this long (the SDK's time-out does not cover it). */
   idleMs?: number;
-  /** Retries after the first attempt for 429, 5xx, connection errors, stalls and cut-off streams. */
+  /** Retries after the first attempt for 429, 5xx, connection errors, stalls and cut-off streams
+   * (never more than MAX_REQUESTS requests per call in all). */
   maxRetries?: number;
   /** Longest wait we accept between retries (a larger retry-after fails the call at once). */
   maxRetryWaitMs?: number;
@@ -18,200 +23,166 @@ export interface LlmClientOptions {
   backoffMs?: number;
   /** 'prompt' skips the json_schema response format from the start (endpoints known to reject it). */
   jsonMode?: 'json_schema' | 'prompt';
+  /** Where what is learnt about the model is kept (default: this process's memory). */
+  capabilities?: CapabilityStore;
   fetch?: typeof fetch;
 }
 
 type ResponseFormat = OpenAI.Chat.ChatCompletionCreateParams['response_format'];
+
+/** Requests one call (one pipeline stage's model call, its repair round included) may make:
+ * learning a capability, a retry and the repair round all count. */
+export const MAX_REQUESTS = 3;
 
 const RETRYABLE = new Set<RunError['code']>(['rate-limit', 'server', 'unreachable', 'timeout']);
 
 /** The one LLM client: every model call in Ratify goes through here. */
 export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = {}): LlmClient {
   if (settings.preset === 'builtin') return createBuiltinClient();
+  const store = opts.capabilities ?? memoryCapabilityStore;
+  const key = capabilityKey(settings.baseURL, settings.model);
+  let caps: Capabilities = store.get(key) ?? initialCapabilities(settings.model);
+  if (opts.jsonMode === 'prompt') caps = { ...caps, jsonSchema: false };
+  const learn = (l: Partial<Capabilities>) => {
+    caps = merge(caps, l);
+    store.set(key, caps);
+  };
   const sdk = new OpenAI({
     baseURL: settings.baseURL,
     // Local servers (Ollama, LM Studio) take no key, but the SDK insists on one.
     apiKey: settings.apiKey || 'no-key',
     timeout: settings.timeoutMs,
     // We retry ourselves: the SDK's retries do not cover stalled or cut-off streams, and one
-    // policy (with abort-aware waits) is easier to reason about than two stacked ones.
+    // policy (with abort-aware waits and one time budget) is easier to reason about than two.
     maxRetries: 0,
     // The key lives in the user's own extension storage and goes only to this base URL.
     dangerouslyAllowBrowser: true,
-    fetch: opts.fetch,
+    // Never follows a redirect to another origin: the key and the prompt stay with their host.
+    fetch: apiFetch(noRedirects(opts.fetch), { onSingleBody: () => caps.streams !== false && learn({ streams: false }) }),
   });
   const idleMs = opts.idleMs ?? Math.min(settings.timeoutMs, 30_000);
   const maxRetries = opts.maxRetries ?? 2;
   const maxRetryWaitMs = opts.maxRetryWaitMs ?? 20_000;
   const backoffMs = opts.backoffMs ?? 500;
-  let jsonMode: 'json_schema' | 'prompt' = opts.jsonMode ?? 'json_schema';
+  const effort: ReasoningEffort = settings.reasoningEffort ?? 'low';
+  const ollama = settings.preset === 'ollama' || looksLikeOllama(settings.baseURL);
   const usage: Usage = emptyUsage();
 
-  const record = (u: CallUsage) => addUsage(usage, u);
-
-  /** One HTTP attempt, streamed. Distinguishes cancel, stall, deadline and truncation, which the
-   * SDK reports alike (an aborted stream just ends). */
-  async function streamOnce(req: ChatRequest, responseFormat: ResponseFormat | undefined): Promise<string> {
-    if (req.signal?.aborted) throw new LlmError({ code: 'cancelled', message: 'Cancelled.', stage: req.stage });
-    const ctrl = new AbortController();
-    const onAbort = () => ctrl.abort();
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-    const timeoutMs = req.timeoutMs ?? settings.timeoutMs;
-    let why: 'stall' | 'deadline' | undefined;
-    let idle: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        why ??= 'stall';
-        ctrl.abort();
-      }, idleMs);
-    };
-    const deadline = setTimeout(() => {
-      why ??= 'deadline';
-      ctrl.abort();
-    }, timeoutMs);
-    const started = Date.now();
-    let text = '';
-    let inTok = 0;
-    let outTok = 0;
-    let ok = false;
-    const ended = (): LlmError | undefined => {
-      if (req.signal?.aborted) return new LlmError({ code: 'cancelled', message: 'Cancelled.', stage: req.stage });
-      if (why === 'stall') return new LlmError({ code: 'timeout', message: `The model stopped sending for ${Math.round(idleMs / 1000)} s.`, stage: req.stage });
-      if (why === 'deadline') return new LlmError({ code: 'timeout', message: `The model did not finish within ${Math.round(timeoutMs / 1000)} s.`, stage: req.stage });
-      return undefined;
-    };
-    try {
-      arm();
-      const stream = await sdk.chat.completions.create(
-        {
-          model: settings.model,
-          messages: req.messages,
-          stream: true,
-          stream_options: { include_usage: true },
-          ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
-          ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-          ...(responseFormat ? { response_format: responseFormat } : {}),
-        },
-        { signal: ctrl.signal },
-      );
-      let finished = false;
-      for await (const chunk of stream) {
-        arm();
-        const delta = chunk.choices?.[0]?.delta?.content ?? '';
-        if (delta) {
-          text += delta;
-          req.onDelta?.(delta);
-        }
-        if (chunk.choices?.[0]?.finish_reason) finished = true;
-        if (chunk.usage) {
-          inTok = chunk.usage.prompt_tokens ?? 0;
-          outTok = chunk.usage.completion_tokens ?? 0;
-        }
-      }
-      const e = ended();
-      if (e) throw e;
-      if (!finished) throw new LlmError({ code: 'server', message: "The model's answer was cut off (the stream ended early).", stage: req.stage });
-      ok = true;
-      return text;
-    } catch (err) {
-      const e = ended();
-      if (e) throw e;
-      if (err instanceof LlmError) throw err;
-      throw new LlmError(classifyLlmError(err, settings.baseURL, req.stage, settings.preset));
-    } finally {
-      clearTimeout(idle);
-      clearTimeout(deadline);
-      req.signal?.removeEventListener('abort', onAbort);
-      // Servers that do not report usage get an estimate (4 characters a token).
-      if (!inTok) inTok = Math.ceil(req.messages.reduce((n, m) => n + m.content.length, 0) / 4);
-      if (!outTok) outTok = Math.ceil(text.length / 4);
-      const u: CallUsage = { stage: req.stage, inputTokens: inTok, outputTokens: outTok, ms: Date.now() - started, ok };
-      record(u);
-      req.onUsage?.(u);
+  /** The request body for what we know of the model now. */
+  function bodyFor(req: ChatRequest, format: ResponseFormat | undefined, maxTokens: number | undefined): Record<string, unknown> {
+    const b: Record<string, unknown> = { model: settings.model, messages: req.messages, stream: true, stream_options: { include_usage: true } };
+    const thinks = caps.reasoning || caps.thinking !== undefined;
+    const light = LIGHT_STAGES.has(req.stage);
+    // Ollama turns a thinking model's thought off with reasoning_effort "none"; a quick
+    // classification does not need it.
+    const stageEffort: ReasoningEffort | undefined = caps.reasoning ? effort : ollama && caps.thinking ? (light ? 'none' : effort) : undefined;
+    const budget = maxTokens === undefined ? undefined : maxTokens + (thinks ? thinkingAllowance(stageEffort ?? effort) : 0);
+    if (caps.reasoning) {
+      if (budget !== undefined) b.max_completion_tokens = budget;
+    } else {
+      if (budget !== undefined) b.max_tokens = budget;
+      if (req.temperature !== undefined) b.temperature = req.temperature;
     }
+    if (stageEffort) b.reasoning_effort = stageEffort;
+    if (format) b.response_format = format;
+    for (const p of caps.refused ?? []) delete b[p];
+    return b;
   }
 
-  /** streamOnce with retries for transient failures; waits honour retry-after and abort. */
-  async function withRetry(req: ChatRequest, responseFormat: ResponseFormat | undefined, onAttempt?: () => void): Promise<string> {
-    for (let attempt = 0; ; attempt++) {
+  /** One call: up to MAX_REQUESTS requests within the call's time-out, learning what the model
+   * accepts from its refusals, retrying what is transient, once with a larger output budget and
+   * once with a smaller prompt. */
+  async function call(req: ChatRequest, schema: { name: string; schema: JsonSchema } | undefined, budget: { used: number; deadline: number }, sink?: PartialSink): Promise<string> {
+    let messages = req.messages;
+    let maxTokens = req.maxTokens;
+    let lengthRetried = false;
+    let shrunk = false;
+    let transient = 0;
+    for (;;) {
+      const useSchema = schema && caps.jsonSchema !== false;
+      const attemptReq: ChatRequest = { ...req, messages: schema && !useSchema ? withSchemaInPrompt(messages, schema.name, schema.schema) : messages };
+      const format: ResponseFormat | undefined = useSchema ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } } : undefined;
+      const body = bodyFor(attemptReq, format, maxTokens);
+      budget.used++;
+      sink?.reset();
       try {
-        onAttempt?.();
-        return await streamOnce(req, responseFormat);
+        return await streamOnce({
+          sdk,
+          settings,
+          req: attemptReq,
+          body,
+          idleMs,
+          deadline: budget.deadline,
+          timeoutMs: req.timeoutMs ?? settings.timeoutMs,
+          onAnswer: sink ? sink.delta : req.onDelta,
+          onThinkingKind: (kind) => caps.thinking !== kind && learn({ thinking: kind }),
+          onUsage: (u: CallUsage) => {
+            addUsage(usage, u);
+            req.onUsage?.(u);
+          },
+        });
       } catch (err) {
-        const info = err instanceof LlmError ? err.info : classifyLlmError(err, settings.baseURL, req.stage, settings.preset);
-        if (!RETRYABLE.has(info.code) || attempt >= maxRetries) throw err;
-        const wait = info.retryAfter !== undefined ? info.retryAfter * 1000 : backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-        if (wait > maxRetryWaitMs) throw err;
+        if (!(err instanceof LlmError)) throw err;
+        const info = err.info;
+        const last = budget.used >= MAX_REQUESTS;
+        const refusal = err instanceof AttemptError ? err.refusal : undefined;
+        const learnt = refusal && learnFromError(refusal.message, refusal.param, body);
+        if (learnt && !last && JSON.stringify(merge(caps, learnt)) !== JSON.stringify(caps)) {
+          learn(learnt);
+          continue;
+        }
+        if (info.code === 'output-limit') {
+          if (lengthRetried || last) throw new LlmError({ ...info, message: `${info.message} A retry with a larger budget was cut off too.` });
+          lengthRetried = true;
+          // A thinking model spends the budget on its thought: the next call allows for it.
+          maxTokens = Math.max(2 * (maxTokens ?? 1000), (maxTokens ?? 0) + thinkingAllowance(effort === 'none' ? 'low' : effort));
+          continue;
+        }
+        if (info.code === 'context-length') {
+          const smaller = !shrunk && !last ? shrinkPrompt(messages) : undefined;
+          if (!smaller) throw new LlmError({ ...info, message: `${info.message}${shrunk ? ' Retried with fewer, shorter passages; still too long.' : ''}` });
+          shrunk = true;
+          messages = smaller;
+          continue;
+        }
+        if (info.code === 'model-not-found') throw new LlmError({ ...info, message: await withAvailableModels(info.message, req.signal) });
+        if (!RETRYABLE.has(info.code) || last || transient >= maxRetries || (err instanceof AttemptError && err.outOfTime)) throw err;
+        const wait = info.retryAfter !== undefined ? info.retryAfter * 1000 : backoffMs * 2 ** transient * (0.75 + Math.random() * 0.5);
+        if (wait > maxRetryWaitMs || Date.now() + wait >= budget.deadline) throw err;
+        transient++;
         await sleep(wait, req.signal, req.stage);
       }
     }
   }
 
-  /** Some OpenAI-compatible servers reject `response_format: json_schema` with a 400. */
-  function rejectsSchema(err: unknown): boolean {
-    if (!(err instanceof LlmError)) return false;
-    const s = err.info.status;
-    return (s === 400 || s === 422 || s === 501) && !RETRYABLE.has(err.info.code);
-  }
-
-  async function jsonCall<T>(req: JsonRequest<T>): Promise<T> {
-    const format: ResponseFormat = { type: 'json_schema', json_schema: { name: req.schemaName, schema: req.schema, strict: true } };
-    let partialText = '';
-    const onDelta = (d: string) => {
-      req.onDelta?.(d);
-      if (req.onPartial) {
-        partialText += d;
-        req.onPartial(parsePartialJson(partialText));
-      }
-    };
-    const reset = () => {
-      partialText = '';
-    };
-    const run = async (messages: ChatRequest['messages'], stream: boolean): Promise<string> => {
-      const base: ChatRequest = { ...req, messages, onDelta: stream ? onDelta : undefined };
-      if (jsonMode === 'json_schema') {
-        try {
-          return await withRetry(base, format, reset);
-        } catch (err) {
-          if (!rejectsSchema(err)) throw err;
-          jsonMode = 'prompt'; // remember for the rest of this client's life
-        }
-      }
-      return withRetry({ ...base, messages: withSchemaInPrompt(messages, req.schemaName, req.schema) }, undefined, reset);
-    };
-    const first = await run(req.messages, true);
+  async function withAvailableModels(message: string, signal: AbortSignal | undefined): Promise<string> {
     try {
-      return req.parse(parseJsonLoose(first));
-    } catch (err) {
-      // One repair round: show the model its output and the problem.
-      const problem = err instanceof Error ? err.message : String(err);
-      const repaired = await run(
-        [
-          ...req.messages,
-          { role: 'assistant', content: first.slice(0, 8000) },
-          { role: 'user', content: `That reply could not be used (${problem.slice(0, 300)}). Reply with only the corrected JSON object for ${req.schemaName}.` },
-        ],
-        false,
-      );
-      try {
-        return req.parse(parseJsonLoose(repaired));
-      } catch (err2) {
-        throw new LlmError({ code: 'bad-output', message: `The model's answer could not be read as ${req.schemaName} JSON: ${err2 instanceof Error ? err2.message : String(err2)}`, stage: req.stage });
-      }
+      const ids = await listModels(settings, signal, opts.fetch);
+      if (!ids.length) return message;
+      return `${message} Models at this server: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? ', …' : ''}.`;
+    } catch {
+      return message; // the list is a help, not the error
     }
   }
 
+  const budgetFor = (req: ChatRequest) => ({ used: 0, deadline: Date.now() + (req.timeoutMs ?? settings.timeoutMs) });
+
   return {
     usage,
-    endpoint: `${settings.baseURL.replace(/\/+$/, '')} ${settings.model}`,
-    chat: (req) => withRetry(req, undefined),
-    json: jsonCall,
+    endpoint: capabilityKey(settings.baseURL, settings.model),
+    chat: (req) => call(req, undefined, budgetFor(req)),
+    json<T>(req: JsonRequest<T>): Promise<T> {
+      const budget = budgetFor(req);
+      const schema = { name: req.schemaName, schema: req.schema };
+      return jsonWithRepair(req, async (messages, sink, repair) => {
+        if (repair && budget.used >= MAX_REQUESTS) throw new LlmError({ code: 'bad-output', message: `The model's answer could not be read as ${req.schemaName} JSON, and this call has used its ${MAX_REQUESTS} requests.`, stage: req.stage });
+        return call({ ...req, messages, onDelta: undefined }, schema, budget, sink);
+      });
+    },
     async embed(texts, signal) {
-      const started = Date.now();
       try {
         const res = await sdk.embeddings.create({ model: settings.embeddingModel, input: texts }, { signal, maxRetries: maxRetries });
-        record({ stage: 'embed', inputTokens: res.usage?.prompt_tokens ?? 0, outputTokens: 0, ms: Date.now() - started, ok: true });
+        addUsage(usage, { stage: 'embed', inputTokens: res.usage?.prompt_tokens ?? 0, outputTokens: 0 });
         return res.data.sort((a, b) => a.index - b.index).map((d) => d.embedding);
       } catch (err) {
         throw new LlmError(classifyLlmError(err, settings.baseURL, 'embed', settings.preset));
@@ -243,9 +214,10 @@ function sleep(ms: number, signal: AbortSignal | undefined, stage: string): Prom
   });
 }
 
-export async function listModels(settings: LlmSettings, signal?: AbortSignal): Promise<string[]> {
+/** List model ids at the endpoint (options page and Test connection). */
+export async function listModels(settings: LlmSettings, signal?: AbortSignal, fetchImpl?: typeof fetch): Promise<string[]> {
   if (settings.preset === 'builtin') return [BUILTIN_MODEL_ID];
-  const sdk = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey || 'no-key', timeout: 10_000, maxRetries: 0, dangerouslyAllowBrowser: true });
+  const sdk = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey || 'no-key', timeout: 10_000, maxRetries: 0, dangerouslyAllowBrowser: true, fetch: apiFetch(noRedirects(fetchImpl)) });
   try {
     const ids: string[] = [];
     for await (const m of sdk.models.list({ signal })) ids.push(m.id);

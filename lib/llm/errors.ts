@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
 import type { RunError } from '../pipeline/types';
+import { NotAnApiError } from './transport';
+import { RedirectRefused } from '../net/api-fetch';
 
 /** Map anything the SDK (or fetch) throws to a RunError with a code the UI can explain. */
 /** `preset` lets a 403 from a server the user set up as Ollama be explained as Ollama's origin check. */
@@ -14,12 +16,24 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return { code: 'timeout', message: `The model server at ${hostOf(baseURL)} did not answer in time.`, stage };
   }
+  // A redirect Ratify refused to follow (lib/net/api-fetch.ts): say where it pointed.
+  if (err instanceof OpenAI.APIConnectionError && err.cause instanceof RedirectRefused) {
+    return { code: 'unreachable', ...(err.cause.status ? { status: err.cause.status } : {}), message: err.cause.message, stage };
+  }
+  const notApi = causeOf(err, NotAnApiError);
+  if (notApi) return notAnApi(baseURL, stage);
+  if (isConnectionReset(err)) {
+    return { code: 'unreachable', message: `The connection to ${hostOf(baseURL)} was cut off mid-answer.`, stage };
+  }
   if (err instanceof OpenAI.APIConnectionError) {
     return { code: 'unreachable', message: `Could not reach the model server at ${hostOf(baseURL)}.`, stage };
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status;
     const detail = apiMessage(err);
+    if (status === 413 || ((status === 400 || status === 422 || (status ?? 0) >= 500) && isContextLength(err, detail))) {
+      return { code: 'context-length', status, message: `The request is larger than the model's context window${status === 413 ? ' (413)' : ''}. ${detail}`.trim(), stage };
+    }
     if (status === 401) return { code: 'auth', status, message: `The server rejected the API key (401). ${detail}`.trim(), stage };
     if (status === 403) {
       if (preset === 'ollama' || looksLikeOllama(baseURL)) {
@@ -34,13 +48,52 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
     }
     if (status === 408) return { code: 'timeout', status, message: 'The server timed out (408).', stage };
     if (status !== undefined && status >= 500) return { code: 'server', status, message: `The model server failed (${status}). ${detail}`.trim(), stage };
-    return { code: 'unknown', status, message: `${err.message}`, stage };
+    return { code: 'unknown', status, message: `The server refused the request (${status ?? 'no status'}). ${detail || plain(err.message)}`.trim(), stage };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { code: 'unknown', message, stage };
+  return { code: 'unknown', message: plain(message), stage };
 }
 
-const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'unreachable', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
+export function notAnApi(baseURL: string, stage?: string): RunError {
+  return { code: 'not-an-api', message: `${hostOf(baseURL)}: this URL answers with a web page, not an OpenAI-compatible API. Check the base URL (it usually ends in /v1).`, stage };
+}
+
+/** The wording of OpenAI (`context_length_exceeded`), vLLM ("maximum context length"),
+ * llama.cpp ("exceeds the available context size", `exceed_context_size_error`), Ollama and
+ * LM Studio ("context length"). */
+function isContextLength(err: InstanceType<typeof OpenAI.APIError>, detail: string): boolean {
+  const e = err.error as { code?: unknown; type?: unknown } | undefined;
+  if (e?.code === 'context_length_exceeded' || e?.type === 'exceed_context_size_error') return true;
+  return /maximum context length|context (?:length|window|size)|exceeds? the (?:available )?context|prompt is too long/i.test(`${detail} ${err.message}`);
+}
+
+/** A TCP reset mid-stream: undici says "terminated" (cause ECONNRESET / "other side closed"),
+ * browsers "network error" / "Failed to fetch" / "Load failed". */
+function isConnectionReset(err: unknown): boolean {
+  for (let e: unknown = err, i = 0; e && i < 4; e = (e as { cause?: unknown }).cause, i++) {
+    const msg = e instanceof Error ? e.message : '';
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return true;
+    if (e instanceof TypeError && /^(terminated|network error|failed to fetch|load failed|networkerror)/i.test(msg)) return true;
+  }
+  return false;
+}
+
+function causeOf<T>(err: unknown, type: new (...a: never[]) => T): T | undefined {
+  for (let e: unknown = err, i = 0; e && i < 4; e = (e as { cause?: unknown }).cause, i++) if (e instanceof type) return e;
+  return undefined;
+}
+
+/** Server text for a message: never markup (a proxy's error page), never a wall of text. */
+export function plain(text: string): string {
+  if (/<(?:!doctype|html|head|body|div|p|h1|title)\b/i.test(text)) {
+    const title = /<title>([^<]{1,120})<\/title>/i.exec(text)?.[1]?.trim();
+    return title ? `The server answered with a web page ("${title}").` : 'The server answered with a web page.';
+  }
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}
+
+const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'unreachable', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'context-length', 'not-an-api', 'output-limit', 'unsupported-language', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
 function isRunErrorCode(c: string): boolean {
   return CODES.has(c);
 }
@@ -63,8 +116,9 @@ function hostOf(baseURL: string): string {
 }
 
 function apiMessage(err: InstanceType<typeof OpenAI.APIError>): string {
-  const e = err.error as { message?: unknown } | undefined;
-  return typeof e?.message === 'string' ? e.message : '';
+  const e = err.error as { message?: unknown } | string | undefined;
+  if (typeof e === 'string') return plain(e);
+  return typeof e?.message === 'string' ? plain(e.message) : '';
 }
 
 function retryAfterSeconds(headers: Headers | undefined): number | undefined {

@@ -1,13 +1,16 @@
-/** Parse JSON that may be wrapped in a code fence or surrounded by prose. */
+import { stripThinking } from './thinking';
+
+/** Parse JSON that may be wrapped in a code fence or surrounded by prose, after any thinking
+ * block (whose braces are the model's thought, not its answer). */
 export function parseJsonLoose(text: string): unknown {
-  const trimmed = text.trim();
+  const trimmed = stripThinking(text).trim();
   try {
     return JSON.parse(trimmed);
   } catch {
     const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
     if (fenced) {
       try {
-        return JSON.parse(fenced[1]);
+        return JSON.parse(fenced[1] ?? '');
       } catch {
         /* fall through */
       }

@@ -5,9 +5,13 @@
  * returns whatever is complete so far plus the unfinished string at the end, so callers can diff
  * one string field between chunks. It never throws; unparseable prefixes give `undefined`. */
 
+import { stripThinking } from './thinking';
+
 type Frame = { kind: 'obj'; value: Record<string, unknown>; key?: string } | { kind: 'arr'; value: unknown[] };
 
-export function parsePartialJson(text: string): unknown {
+export function parsePartialJson(raw: string): unknown {
+  // Streaming starts after the thinking: a brace inside <think> is not the object.
+  const text = stripThinking(raw);
   const start = text.search(/[[{]/);
   if (start < 0) return undefined;
   let root: unknown;

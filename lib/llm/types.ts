@@ -21,6 +21,9 @@ export interface ChatRequest {
   timeoutMs?: number;
   /** Called once per HTTP attempt with that attempt's token counts (for per-run accounting). */
   onUsage?: (u: CallUsage) => void;
+  /** Called while the model thinks (a `<think>` block or reasoning deltas, never the answer),
+   * with the length of the thought so far in characters. */
+  onThinking?: (chars: number) => void;
 }
 
 export interface CallUsage {
@@ -42,6 +45,9 @@ export interface JsonRequest<T> extends ChatRequest {
   /** Called with the best-effort parse of the JSON streamed so far (see ./partial-json.ts), so
    * readable fields can be shown while the object is still arriving. */
   onPartial?: (partial: unknown) => void;
+  /** The stage's value from a reply that is prose, not JSON (a final answer written as plain
+   * text); undefined where prose is of no use. Tried before the repair round is sent. */
+  fromText?: (text: string) => T | undefined;
 }
 
 export interface StageUsage {

@@ -18,7 +18,9 @@ import { gateQuestion, shouldRetrieve } from './gate';
 import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
-import { answerStage, draftStage, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
+import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
+import type { CatalogueEntry } from '../retrieval/types';
+import { libraryCatalogue } from './catalogue';
 import type { GateDecision, PageContext, PartAnswer } from './types';
 
 /** A question about the page the user is on: retrieval returns the page's passages first, and the
@@ -42,6 +44,8 @@ export async function ask(ctx: Ctx): Promise<void> {
       return { label: 'clear', beta: 0, betaThreshold: t, retrieve: shouldRetrieve(0, t, true), unreadable: true } satisfies GateDecision;
     });
     ctx.emit({ type: 'gate', decision: gate });
+    // The gate read the question and the page only (no tab text): its rewrite may go to the web.
+    if (ctx.guard?.cleanContext()) ctx.guard.vouch(gate.rewritten, ...(gate.parts ?? []).map((p) => p.question));
   }
   if (gate.aboutPage && input.page?.text) ctx = onThePage(ctx, input.page);
   if (gate.label === 'ambiguous' && gate.parts?.length) return answerParts(ctx, gate, input.page);
@@ -61,7 +65,7 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
   // No evidence was given, so no marker is valid: any "[n]" the model writes stays text.
   const markers = new MarkerStream(new Map());
   const out = await ctx.llm.json({
-    ...stage('answer', answerStage),
+    ...stage('answer', answerStage, { fromText: proseAnswer }),
     messages: answerMessages(question, page),
     temperature: 0,
     maxTokens: 1200,
@@ -83,7 +87,7 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
 
-function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): StepCaller {
+function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, catalogue: CatalogueEntry[]): StepCaller {
   return {
     prompt: (a) =>
       reviseMessages({
@@ -100,6 +104,7 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): S
         earlier: a.withFinal ? a.earlier : undefined,
         withAnswer: a.withFinal,
         page,
+        catalogue,
       }),
     async call(a, messages, partial, signal) {
       const call = <T>(spec: StageSpec<T>) =>
@@ -123,17 +128,21 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined): S
 
 /** Draft call: steps as structured output (no split call), streamed as readable text, each with
  * its query; a step's evidence is fetched as soon as its query has streamed. */
-async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string): Promise<void> {
+async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string, catalogue?: CatalogueEntry[]): Promise<void> {
   const shown = new DeltaTracker();
   const k = Math.max(1, ctx.settings.passagesPerStep);
   let fetched = 0;
+  // Written before any tab text was shown to the model (no earlier answer in its prompt): its
+  // steps and queries are vouched for, so they reach the web as written.
+  const clean = context === undefined && !!ctx.guard?.cleanContext();
+  const vouch = (s: { step?: unknown; query?: unknown } | undefined) => clean && ctx.guard?.vouch(String(s?.step ?? ''), String(s?.query ?? ''));
   const items = (p: unknown): { step?: unknown; query?: unknown }[] => {
     const steps = (p as Record<string, unknown> | undefined)?.steps;
     return Array.isArray(steps) ? steps.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object') : [];
   };
   const out = await ctx.llm.json({
     ...stage('draft', draftStage),
-    messages: draftMessages(question, page, maxSteps, context),
+    messages: draftMessages(question, page, maxSteps, context, catalogue),
     temperature: 0,
     maxTokens: 200 + 140 * maxSteps,
     signal: ctx.signal,
@@ -141,7 +150,10 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     onPartial: (p) => {
       const list = items(p);
       // A step's query is complete once the next step has started.
-      for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
+      for (; fetched < list.length - 1; fetched++) {
+        vouch(list[fetched]);
+        chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
+      }
       // Sub-questions draft in parallel: their streams would interleave, so only the single
       // question's draft streams; parts show up whole with their draft event.
       if (part !== undefined) return;
@@ -155,6 +167,7 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     },
   });
   const steps = out.steps.slice(0, maxSteps);
+  steps.forEach(vouch);
   const run = ctx.run();
   const base = run.steps.reduce((m, s) => Math.max(m, s.index + 1), 0);
   ctx.emit({ type: 'draft', steps: steps.map((s, i) => ({ text: s.step, part, index: base + i })), ...(part !== undefined || run.steps.length ? { append: true } : {}) });
@@ -166,8 +179,9 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
  * With `part`, the answer is the sub-question's and is returned, not emitted. */
 async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number }): Promise<PartAnswer | undefined> {
   const single = opts.part === undefined;
-  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page), streamFinal: single, verify: false });
-  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context);
+  const catalogue = await libraryCatalogue(ctx);
+  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page, catalogue), streamFinal: single, verify: false });
+  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context, catalogue);
   let final: FinalOutput | undefined = await runChain(ctx, chain);
   if (!final) {
     // No final answer from the last step (no evidence for it, or resumed after it): compose one

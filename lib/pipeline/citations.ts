@@ -1,6 +1,7 @@
 /** Citations: the model cites short passage aliases (P1, P2, …) that the prompt gave it; code
  * checks each one against the passages of that very call and each quoted span against the
  * passage text, then numbers the surviving sources in order of first use. */
+import { answerSentence } from '../retrieval/answer-sentence';
 import type { Passage } from '../retrieval/types';
 import type { Source } from './types';
 
@@ -123,6 +124,15 @@ export function escapeBareNumbers(text: string): string {
   return text.replace(/(^|[^\\])\[(\d+(?:\s*,\s*\d+)*)\]/g, '$1\\[$2\\]');
 }
 
+/** Text for an export, which has no chips to tell them apart: bracketed numbers Ratify did not
+ * write (those escapeBareNumbers escaped) are left out, so every "[n]" left is a listed source. */
+export function dropBareNumbers(text: string): string {
+  return text
+    .replace(/\\\[\d+(?:\s*,\s*\d+)*\\\]/g, '')
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ');
+}
+
 /** Strip alias markers (for text that is shown without sources, e.g. a step's revision). */
 export function stripMarkers(text: string): string {
   return text.replace(MARKER, '').replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim();
@@ -141,10 +151,11 @@ export class SourceList {
   private byId = new Map<string, Source>();
   readonly list: Source[] = [];
 
-  number(p: Passage, quote = ''): number {
+  /** `focus` (the step and its query) locates the answering sentence when `quote` is unusable. */
+  number(p: Passage, quote = '', focus = ''): number {
     const existing = this.byId.get(p.id);
     if (existing) {
-      if (!existing.quote && quote) Object.assign(existing, quoteFields(p, quote));
+      if (!existing.quote && quote) Object.assign(existing, quoteFields(p, quote, focus));
       return existing.n;
     }
     const s: Source = {
@@ -155,7 +166,8 @@ export class SourceList {
       site: siteOf(p.url),
       origin: p.origin,
       ...(p.tabId !== undefined ? { tabId: p.tabId } : {}),
-      ...quoteFields(p, quote),
+      ...(p.page !== undefined ? { page: p.page } : {}),
+      ...quoteFields(p, quote, focus),
     };
     this.byId.set(p.id, s);
     this.list.push(s);
@@ -168,9 +180,12 @@ export class SourceList {
 }
 
 /** The quote shown for a source and its offsets in the source text (for a #:~:text= link). */
-function quoteFields(p: Passage, quote: string): Pick<Source, 'quote' | 'start' | 'end'> {
+function quoteFields(p: Passage, quote: string, focus: string): Pick<Source, 'quote' | 'start' | 'end'> {
   const at = quote ? p.text.indexOf(quote) : -1;
   if (at >= 0) return { quote, start: p.start + at, end: p.start + at + quote.length };
+  // No usable quote: the sentence that answers, not the passage's opening.
+  const sentence = answerSentence(p, `${focus} ${quote}`);
+  if (sentence && sentence.text.length <= 400) return { quote: sentence.text, start: sentence.start, end: sentence.end };
   const text = p.text.length > 300 ? `${p.text.slice(0, 297).trimEnd()}…` : p.text;
   return { quote: text, start: p.start, end: p.end };
 }

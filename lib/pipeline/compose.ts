@@ -6,7 +6,7 @@ import type { AliasMap } from './citations';
 import type { Ctx } from './context';
 import { composeMessages } from './prompts';
 import { MarkerStream } from './sources';
-import { answerStage, stage } from './stages';
+import { answerStage, proseAnswer, stage } from './stages';
 import type { PageContext } from './types';
 
 export interface Finding {
@@ -24,7 +24,7 @@ export async function compose(ctx: Ctx, question: string, findings: Finding[], e
   const track = new DeltaTracker();
   const markers = opts.stream ? new MarkerStream(evidence) : undefined;
   const out = await ctx.llm.json({
-    ...stage('compose', answerStage),
+    ...stage('compose', answerStage, { fromText: proseAnswer }),
     messages: composeMessages(question, parts, evidence, opts.page, opts.verifySelection),
     temperature: 0,
     maxTokens: 1200,

@@ -5,9 +5,9 @@
  * the library's scope, and in Node. */
 import { dedupe } from '../retrieval/dedupe';
 import { chunkPage } from '../retrieval/passages';
+import { rankPassages } from '../retrieval/rank';
 import { hashText } from '../retrieval/text';
 import type { Library, Passage, RetrieveRequest, RetrieveResult, SourceStatus } from '../retrieval/types';
-import { bm25 } from './refine';
 import type { PageContext } from './types';
 
 export interface PrimaryPage {
@@ -26,20 +26,14 @@ export function pagePassages(page: PageContext, passageChars: number): Passage[]
 
 export function primaryPageLibrary(inner: Library, page: PageContext, passageChars: number): PrimaryPage {
   const passages = pagePassages(page, passageChars);
-  const docs = passages.map((p) => `${p.title} ${p.headingPath.join(' ')} ${p.text}`);
   const status: SourceStatus = { url: page.url, title: page.title, origin: 'tab', status: 'read', reason: 'the page you are on', ...(page.tabId !== undefined ? { tabId: page.tabId } : {}) };
   const fromPage = (req: RetrieveRequest, k: number): Passage[] => {
     const skip = new Set(req.seed?.map((p) => p.id) ?? []);
-    const scores = bm25(req.query, docs);
-    return passages
-      .map((p, i) => ({ p, s: scores[i] ?? 0 }))
-      .filter((x) => x.s > 0 && !skip.has(x.p.id))
-      .sort((a, b) => b.s - a.s)
-      .slice(0, k)
-      .map((x) => x.p);
+    return rankPassages(req.query, passages.filter((p) => !skip.has(p.id)), k).map((r) => r.passage);
   };
   const library: Library = {
     prepare: inner.prepare?.bind(inner),
+    catalogue: inner.catalogue?.bind(inner),
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       const k = Math.max(1, req.k);
       const [mine, rest] = await Promise.all([Promise.resolve(fromPage(req, k)), inner.retrieve(req)]);

@@ -2,6 +2,8 @@
  * untrusted: they go in as DATA blocks with delimiters the text itself cannot forge, and every
  * system prompt says that DATA is material to read, never instructions. */
 import type { ChatMessage } from '../llm/types';
+import { STOPWORDS } from '../retrieval/tokenize';
+import type { CatalogueEntry } from '../retrieval/types';
 import type { AliasMap } from './citations';
 import type { PageContext, ThreadTurn } from './types';
 
@@ -53,7 +55,7 @@ const DATA_RULE =
 const LANGUAGE_RULE = 'Write every question, step, query and answer in the language of the user\'s text (the same language and script), unless a name is better left as it is.';
 
 function system(...lines: string[]): ChatMessage {
-  return { role: 'system', content: ['You are part of Ratify, a fact-checking and research assistant.', ...lines, DATA_RULE, LANGUAGE_RULE].join('\n\n') };
+  return { role: 'system', content: ['You are part of Ratify, a fact-checking and research assistant.', ...lines.filter(Boolean), DATA_RULE, LANGUAGE_RULE].join('\n\n') };
 }
 
 function pageBlock(page: PageContext | undefined, label: string): string {
@@ -76,6 +78,20 @@ function passageBlocks(aliases: AliasMap): string {
   return [...aliases.entries()]
     .map(([id, p]) => dataBlock({ id, origin: p.origin === 'tab' ? 'open tab' : 'web', title: p.title, url: p.url, section: p.headingPath.join(' › ') || undefined }, p.text, 2500))
     .join('\n');
+}
+
+/** The library's catalogue (open tabs: title, site, language; never their text), so queries can
+ * be written in the sources' languages and vocabulary. Titles are page data. */
+function catalogueBlock(catalogue: CatalogueEntry[] | undefined): string {
+  if (!catalogue?.length) return '';
+  const lines = catalogue.slice(0, 40).map((c) => `- ${c.title || c.url} · ${c.site || c.url}${c.lang ? ` · language: ${c.lang}` : ''}`);
+  return `\n\nSources in the library (open tabs; titles, sites and languages only):\n${dataBlock({ kind: 'catalogue' }, lines.join('\n'), 4000)}`;
+}
+
+/** Queries may leave the question's language when the sources are in another one. */
+function queryLanguageRule(catalogue: CatalogueEntry[] | undefined): string {
+  if (!catalogue?.length) return '';
+  return 'Search queries are the one exception to the language rule: the library below lists its sources with their languages. When a source likely to hold what a query looks for is in another language, write that query as alternatives separated by " || ": first in the question\'s language, then in the language of each such source, with the words that source would use (e.g. "Louvre opening date || date d\'ouverture du Louvre").';
 }
 
 function numbered(lines: string[]): string {
@@ -123,13 +139,14 @@ export function answerMessages(question: string, page: PageContext | undefined):
 
 // ---- RAT draft ----
 
-export function draftMessages(question: string, page: PageContext | undefined, maxSteps: number, context?: string): ChatMessage[] {
+export function draftMessages(question: string, page: PageContext | undefined, maxSteps: number, context?: string, catalogue?: CatalogueEntry[]): ChatMessage[] {
   return [
     system(
       `Think step by step about how to answer the question, and write your thoughts as a short chain of at most ${maxSteps} steps in "steps". Each "step" is one or two sentences that state a fact, a sub-result or a reasoning move concretely enough to be checked against sources (names, dates, figures). Use as few steps as the question needs; the last step should reach the answer.`,
       'With each step, "query": a short, specific web search query (key names and terms, no filler) for checking that step.',
+      queryLanguageRule(catalogue),
     ),
-    { role: 'user', content: `Question: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${pageBlock(page, 'The page the user is reading (context only)')}` },
+    { role: 'user', content: `Question: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${pageBlock(page, 'The page the user is reading (context only)')}${catalogueBlock(catalogue)}` },
   ];
 }
 
@@ -154,6 +171,8 @@ export interface ReviseInput {
   earlier?: AliasMap;
   withAnswer: boolean;
   page?: PageContext;
+  /** The library's sources (titles, sites, languages), for writing queries. */
+  catalogue?: CatalogueEntry[];
 }
 
 const LATER_QUERIES =
@@ -178,6 +197,7 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
       '"citations": the evidence you relied on, each with its id (P1, P2, …) and "quote", a short span (at most 25 words) copied exactly from that passage. Cite nothing when the evidence did not help.',
       roundRule(x.finalRound, 'step'),
       answerRule,
+      queryLanguageRule(x.catalogue),
     ),
     {
       role: 'user',
@@ -186,7 +206,7 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
         (x.before.length ? `Steps so far (fixed):\n${numbered(x.before)}\n\n` : '') +
         `Current step: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nDraft of the current step: ${x.draft}\n` +
         (x.later.length ? `Later steps (drafts):\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
-        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${earlier}${pageBlock(x.page, 'The page the user is reading (context only)')}`,
+        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${earlier}${pageBlock(x.page, 'The page the user is reading (context only)')}${catalogueBlock(x.catalogue)}`,
     },
   ];
 }
@@ -207,6 +227,8 @@ export interface CheckInput {
   finalRound: boolean;
   passages: AliasMap;
   withPassage: boolean;
+  /** The library's sources (titles, sites, languages), for writing queries. */
+  catalogue?: CatalogueEntry[];
 }
 
 export function checkMessages(x: CheckInput): ChatMessage[] {
@@ -221,6 +243,7 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
       x.withPassage
         ? `This is the last claim. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}also write "correctedPassage": the highlighted passage with every corrected or refuted claim fixed (including those checked before), keeping its wording, style and language elsewhere, with evidence ids like [P1] right after each fix that this message's evidence supports.${x.finalRound ? '' : ' If "sufficient" is false, "correctedPassage" is "".'}`
         : '',
+      queryLanguageRule(x.catalogue),
     ),
     {
       role: 'user',
@@ -229,7 +252,7 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
         (x.before.length ? `Claims checked so far, as they now stand:\n${numbered(x.before)}\n\n` : '') +
         `Current claim: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nClaim: ${x.claim}\n` +
         (x.later.length ? `Later claims:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
-        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}`,
+        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${catalogueBlock(x.catalogue)}`,
     },
   ];
 }
@@ -258,13 +281,11 @@ export function fallbackQuery(step: string, question: string, maxWords = 16): st
   const out: string[] = [];
   for (const w of [...words(step), ...words(question)]) {
     const k = w.toLowerCase().replace(/[\p{P}\p{S}]/gu, '');
-    if (seen.has(k) || STOP.has(k)) continue;
+    if (seen.has(k) || STOPWORDS.has(k)) continue;
     seen.add(k);
     out.push(w.replace(/^[\p{P}]+|[\p{P}]+$/gu, ''));
     if (out.length >= maxWords) break;
   }
   return out.join(' ') || question.slice(0, 200);
 }
-
-const STOP = new Set('a an the of to in on at for and or but is are was were be been being it its this that these those with by from as which who whom what when where why how do does did has have had not no so than then there their they he she his her we you i'.split(' '));
 

@@ -10,7 +10,7 @@ export class RetrievalCache {
   private memo = new Map<string, Promise<Passage[]>>();
 
   constructor(
-    private readonly ctx: Pick<Ctx, 'library' | 'signal' | 'emit'>,
+    private readonly ctx: Pick<Ctx, 'library' | 'signal' | 'emit' | 'guard'>,
     /** Verify mode: the page under verification, never evidence for itself. */
     private readonly origin?: PageContext,
   ) {}
@@ -35,7 +35,13 @@ export class RetrievalCache {
   private async fetch(query: string, round: number, seed: Passage[], k: number): Promise<Passage[]> {
     const { ctx } = this;
     try {
-      const res = await raceAbort(ctx.library.retrieve({ query, k, round, seed, signal: ctx.signal }), ctx.signal);
+      // Open tabs are searched with the query as written; the web only gets what the guard lets go.
+      const web = ctx.guard?.check(query);
+      if (web?.withheld) {
+        const message = `${web.withheld} term${web.withheld > 1 ? 's' : ''} of a search query stayed on this computer: they may carry text from your open tabs. Sent to the web: "${web.query}"`;
+        ctx.emit({ type: 'library', sources: [], errors: [{ provider: 'privacy', message }] });
+      }
+      const res = await raceAbort(ctx.library.retrieve({ query, k, round, seed, signal: ctx.signal, ...(web ? { webQuery: web.query } : {}) }), ctx.signal);
       if (res.sources.length || res.errors.length) ctx.emit({ type: 'library', sources: res.sources, errors: res.errors });
       // The library should already leave the origin out; we do not rely on it.
       const origin = this.origin;

@@ -32,6 +32,8 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
   switch (ev.type) {
     case 'gate':
       return { ...r, gate: ev.decision };
+    case 'thinking':
+      return { ...r, thinking: { ...r.thinking, [ev.stage]: ev.chars } };
     case 'draft-delta':
       return { ...r, draftText: (r.draftText ?? '') + ev.text };
     case 'draft': {
@@ -124,3 +126,11 @@ export function endedWithError(run: Run, error: RunError, status: 'error' | 'int
   return applyEvent(applyEvent(run, { type: 'error', error }, now), { type: 'done', status }, now);
 }
 
+
+/** False for a checkpoint that cannot be continued (mark it interrupted and offer a re-run). */
+export function canResume(run: Run): boolean {
+  if (run.status === 'done') return false;
+  if (run.steps.length && !run.gate) return false;
+  if (run.mode === 'ask' && run.gate?.label === 'ambiguous' && !run.gate.parts?.length) return false;
+  return run.steps.every((s) => s.draft !== undefined);
+}

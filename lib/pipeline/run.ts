@@ -7,12 +7,14 @@
  * and the draft are not redone once recorded, revised steps are kept, and the next step starts
  * from the query its predecessor wrote. */
 import { classifyLlmError, LlmError } from '../llm/errors';
+import { reportThinking } from '../llm/thinking';
 import { addUsage, emptyUsage, type CallUsage, type LlmClient, type Usage } from '../llm/types';
 import type { Library } from '../retrieval/types';
 import type { PipelineSettings } from '../settings/schema';
 import { ask } from './ask';
 import { raceAbort, type Ctx } from './context';
 import { inputProblem } from './input';
+import { QueryGuard } from './query-guard';
 import { applyEvent } from './run-state';
 import type { Run, RunError, RunEvent } from './types';
 import { verifySelection } from './verify';
@@ -34,13 +36,7 @@ export interface ExecuteRunOptions {
   now?: () => number;
 }
 
-/** False for a checkpoint that cannot be continued (mark it interrupted and offer a re-run). */
-export function canResume(run: Run): boolean {
-  if (run.status === 'done' || run.status === 'cancelled') return false;
-  if (run.steps.length && !run.gate) return false;
-  if (run.mode === 'ask' && run.gate?.label === 'ambiguous' && !run.gate.parts?.length) return false;
-  return run.steps.every((s) => s.draft !== undefined);
-}
+export { canResume } from './run-state';
 
 /** How a run ends after `err` (undefined: it succeeded). The one place that decides it. */
 export function endEvents(err: unknown, aborted: boolean): RunEvent[] {
@@ -77,7 +73,12 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
     addUsage(usage, u);
     emit({ type: 'usage', usage: structuredClone(usage) });
   };
-  const ctx: Ctx = { llm: o.llm, library: o.library, settings: o.settings, signal, run: () => state, emit, onUsage };
+  // A thinking model's progress shows in the trace ("thinking…", with its length).
+  const llm = reportThinking(o.llm, (stage, chars) => emit({ type: 'thinking', stage, chars }));
+  const guard = new QueryGuard(() => state);
+  // A resumed run's draft was vouched for when it was written, if its context was clean.
+  if (guard.cleanContext()) guard.vouch(...state.steps.filter((s) => !s.part || !state.gate?.parts?.[s.part]?.dependsOnPrevious).map((s) => s.draft), state.gate?.rewritten, ...(state.gate?.parts ?? []).filter((p) => !p.dependsOnPrevious).map((p) => p.question));
+  const ctx: Ctx = { llm, library: o.library, settings: o.settings, signal, run: () => state, emit, onUsage, guard };
   const ended = (err: unknown) => endEvents(err, signal.aborted).forEach(emit);
 
   // Checked synchronously, so a run that cannot start has ended when executeRun returns.

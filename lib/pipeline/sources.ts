@@ -46,19 +46,24 @@ export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { s
     }
     return '';
   };
+  /** What a step looked for: its text and queries, to find the answering sentence of a passage. */
+  const focusOf = (id: string) => {
+    const s = run.steps.find((x) => x.citations.includes(id));
+    return s ? [s.revised ?? s.draft, ...s.queries.map((q) => q.query)].join(' ') : raw;
+  };
   const list = new SourceList();
   const numberSteps = () => {
     for (const s of run.steps)
       for (const id of s.citations) {
         const p = byId.get(id);
-        if (p) list.number(p, quoteOf(id));
+        if (p) list.number(p, quoteOf(id), focusOf(id));
       }
   };
   if (opts.stepsFirst) numberSteps();
   const markdown = renumberMarkers(
     escapeBareNumbers(raw),
     aliases,
-    (p) => list.number(p, quoteOf(p.id)),
+    (p) => list.number(p, quoteOf(p.id), focusOf(p.id)),
     (alias) => ctx.emit({ type: 'citation-dropped', index: opts.dropIndex ?? -1, passageId: alias, reason: 'unknown-id' }),
   );
   if (!opts.stepsFirst) numberSteps();

@@ -166,11 +166,23 @@ export interface StageSpec<T> {
   schemaName: StageName;
   schema: JsonSchema;
   parse(value: unknown): T;
+  /** The stages that are a final answer read a prose reply as that answer. */
+  fromText?: (text: string) => T | undefined;
 }
 
 const specs = new Map<z.ZodType, JsonSchema>();
 
-export function stage<S extends z.ZodType>(name: StageName, schema: S): StageSpec<z.output<S>> {
+/** A reply that is plain prose (not a JSON object or list, not a code fence): a final answer the
+ * model wrote without the JSON around it, perhaps labelled "Answer:". Broken JSON is not prose; it
+ * gets the repair round. Thinking is the client's to take out: a reply still holding a think tag
+ * is not read as an answer. */
+export function proseAnswer(text: string): { answer: string } | undefined {
+  const t = text.trim().replace(/^\**answer\**\s*:\s*/i, '');
+  if (!t || /^[{[`]/.test(t) || /^"[\w-]+"\s*:/.test(t) || /<\/?think>/i.test(t)) return undefined;
+  return { answer: t };
+}
+
+export function stage<S extends z.ZodType>(name: StageName, schema: S, o: { fromText?: (text: string) => z.output<S> | undefined } = {}): StageSpec<z.output<S>> {
   let json = specs.get(schema);
   if (!json) {
     json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
@@ -181,6 +193,7 @@ export function stage<S extends z.ZodType>(name: StageName, schema: S): StageSpe
     stage: name,
     schemaName: name,
     schema: json,
+    ...(o.fromText ? { fromText: o.fromText } : {}),
     parse(value) {
       const r = schema.safeParse(value);
       if (!r.success) throw new Error(z.prettifyError(r.error));

@@ -15,6 +15,9 @@ import { refine } from './refine';
 import { MarkerStream } from './sources';
 import type { StepState } from './types';
 
+/** Said of a verdict that needed a validated citation and had none (it became "unverifiable"). */
+export const UNBACKED_NOTE = 'The model gave no evidence that could be checked for its verdict.';
+
 /** How many passages of each earlier step the last step may cite in the answer. */
 const EARLIER_PER_STEP = 2;
 
@@ -207,7 +210,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
   const downgraded = verdict !== best.out.verdict;
   const revised = downgraded || best.out.kept || !best.out.revised ? step.draft : best.out.revised;
   const changed = normText(revised) !== normText(step.draft);
-  const note = chain.verify ? (downgraded ? 'The model gave no evidence that could be checked for its verdict.' : best.out.note) : stop === 'sufficient' || stop === 'max-rounds' ? undefined : stopNote(stop);
+  const note = chain.verify ? (downgraded ? UNBACKED_NOTE : best.out.note) : stop === 'sufficient' || stop === 'max-rounds' ? undefined : stopNote(stop);
   // A step that changed rewrites the later steps' queries (causal queries); one that stands
   // leaves the planned ones, which were written from the same context. Before step-done, so the
   // checkpoint taken at step-done holds them.

@@ -18,6 +18,8 @@ export interface PageContext {
   /** Text around the selection (verify) or the start of the page's readable text (ask). */
   surrounding?: string;
   tabId?: number;
+  /** The tab shows a PDF (the browser's viewer): no marks can be drawn in it. */
+  pdf?: boolean;
   /** Ask mode: what the user has selected in the tab, if anything. */
   selection?: string;
   /** Ask mode: the page's readable text (capped), the primary source when the gate finds the
@@ -146,6 +148,8 @@ export interface Source {
   tabId?: number;
   start?: number;
   end?: number;
+  /** PDF page of the passage (1-based): shown as "p. 3", opened with #page=3. */
+  page?: number;
 }
 
 export interface ClaimResult {
@@ -171,6 +175,14 @@ export type ErrorCode =
   | 'server'
   | 'model-not-found'
   | 'bad-output'
+  /** The prompt does not fit the model's context window (or the server's request size, 413). */
+  | 'context-length'
+  /** The base URL answers with a web page, not the API. */
+  | 'not-an-api'
+  /** The answer hit the output limit even with a larger budget. */
+  | 'output-limit'
+  /** The built-in model does not handle the input's language. */
+  | 'unsupported-language'
   | 'empty-input'
   | 'too-long'
   | 'cancelled'
@@ -225,6 +237,9 @@ export interface Run {
   /** Set when speculative revision was off for a reason the user did not choose. */
   speculationOff?: SpeculationOff;
   usage?: Usage;
+  /** Characters a thinking model thought, by stage (the latest call of that stage); never its
+   * answer. The trace shows it folded, as "thinking…" with its length. */
+  thinking?: Record<string, number>;
   error?: RunError;
 }
 
@@ -254,6 +269,7 @@ export type RunEvent =
   | { type: 'answer'; markdown: string; sources: Source[] }
   | { type: 'claims'; claims: ClaimResult[]; corrected: string }
   | { type: 'usage'; usage: Usage }
+  | { type: 'thinking'; stage: string; chars: number }
   | { type: 'error'; error: RunError }
   | { type: 'done'; status: Exclude<RunStatus, 'running'> }
   /** A stopped run (interrupted, error) continues from its checkpoint: status back to running. */

@@ -4,18 +4,21 @@
  * verdict, and the last check also writes the corrected passage. Calls: 1 + n for n claims with
  * one round each. The page the selection came from is never evidence for itself. */
 import { DeltaTracker } from '../llm/partial-json';
-import { changesText, isVerdict } from '../verdicts';
+import { backedVerdict, changesText, isVerdict } from '../verdicts';
 import { stripMarkers, type AliasMap } from './citations';
 import { newChain, runChain, type StepCaller } from './chain';
 import { compose } from './compose';
 import { stepsOfPart, type Ctx } from './context';
 import { gateSelection } from './gate';
+import type { CatalogueEntry } from '../retrieval/types';
+import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
+import { UNBACKED_NOTE } from './step';
 import { buildSources, citedEvidence } from './sources';
 import { checkFinalStage, checkStage, stage, type StageSpec } from './stages';
 import type { ClaimResult, RunInput } from './types';
 
-function checkCaller(ctx: Ctx, selection: string): StepCaller {
+function checkCaller(ctx: Ctx, selection: string, catalogue: CatalogueEntry[]): StepCaller {
   return {
     prompt: (a) =>
       checkMessages({
@@ -30,6 +33,7 @@ function checkCaller(ctx: Ctx, selection: string): StepCaller {
         finalRound: a.finalRound,
         passages: a.passages,
         withPassage: a.withFinal,
+        catalogue,
       }),
     async call(a, messages, partial, signal) {
       const call = <T>(spec: StageSpec<T>) =>
@@ -92,13 +96,16 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
       },
     });
     ctx.emit({ type: 'gate', decision });
+    // The claims were written from the selection and its page only: they may go to the web.
+    ctx.guard?.vouch(query, ...claims.map((c) => c.claim));
     ctx.emit({ type: 'draft', steps: claims.map((c) => ({ text: c.claim, sentence: c.sentence || c.claim })) });
     // The first claim's query is the model's; the others' are made from their own words until a
     // correction rewrites them.
     claims.forEach((c, i) => ctx.emit({ type: 'query', index: i, round: 1, query: (i === 0 && query) || fallbackQuery(c.claim, '') }));
   }
 
-  const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection), streamFinal: true, verify: true, origin: input.page });
+  const catalogue = await libraryCatalogue(ctx);
+  const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection, catalogue), streamFinal: true, verify: true, origin: input.page });
   const final = await runChain(ctx, chain);
   if (final) return emitResult(ctx, final.raw, final.aliases, final.index);
 
@@ -119,14 +126,21 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
 
 function emitResult(ctx: Ctx, raw: string, aliases: AliasMap, index = -1): void {
   const { markdown, sources, list } = buildSources(ctx, raw, aliases, { stepsFirst: true, dropIndex: index });
-  const claims: ClaimResult[] = stepsOfPart(ctx.run(), undefined).map((s) => ({
-    claim: s.draft,
-    sentence: s.sentence ?? s.draft,
-    verdict: s.verdict ?? 'unverifiable',
-    ...(s.revised && s.revised !== s.draft ? { corrected: s.revised } : {}),
-    ...(s.note ? { explanation: s.note } : {}),
-    sources: s.citations.map((id) => list.get(id)?.n).filter((n): n is number => n !== undefined),
-  }));
+  const claims: ClaimResult[] = stepsOfPart(ctx.run(), undefined).map((s) => {
+    const sources = s.citations.map((id) => list.get(id)?.n).filter((n): n is number => n !== undefined);
+    // What the panel, the page mark and its tooltip show: a verdict that rests on no listed
+    // source is "unverifiable", whatever the step recorded.
+    const verdict = backedVerdict(s.verdict ?? 'unverifiable', sources.length);
+    const unbacked = verdict !== (s.verdict ?? 'unverifiable');
+    return {
+      claim: s.draft,
+      sentence: s.sentence ?? s.draft,
+      verdict,
+      ...(!unbacked && s.revised && s.revised !== s.draft ? { corrected: s.revised } : {}),
+      ...(unbacked ? { explanation: UNBACKED_NOTE } : s.note ? { explanation: s.note } : {}),
+      sources,
+    };
+  });
   // Claims first: a checkpoint taken at the answer already holds the verdicts.
   ctx.emit({ type: 'claims', claims, corrected: stripMarkers(raw) });
   ctx.emit({ type: 'answer', markdown, sources });

@@ -42,7 +42,8 @@ function search(patch: Partial<Record<'wikipedia' | 'searxng' | 'brave' | 'tavil
 function lib(tabs: MemoryTab[], extra: Partial<LibraryOptions> = {}) {
   return createLibrary({
     search: search(),
-    privacy: DEFAULT_SETTINGS.privacy,
+    // The fixture site runs on this machine: the user's switch for private-network pages is on.
+    privacy: { ...DEFAULT_SETTINGS.privacy, privateNetwork: true },
     pipeline: { passageChars: 400, passagesPerStep: 4 },
     tabs: createMemoryTabs(tabs),
     reader: createNodePageReader(),
@@ -92,10 +93,11 @@ describe('the library', () => {
   it('keeps going when a provider fails or hangs, and says which and why', async () => {
     fs.setFault('brave', { kind: 'status', status: 500 });
     fs.setFault('tavily', { kind: 'hang' });
-    const l = lib([curieTab], { search: search({ wikipedia: true, brave: true, tavily: true }, 300) });
+    // A time-out a healthy local provider meets even on a busy machine; the hung one costs it once.
+    const l = lib([curieTab], { search: search({ wikipedia: true, brave: true, tavily: true }, 1500) });
     const t0 = Date.now();
     const r = await l.retrieve({ query: 'Marie Curie', k: 4 });
-    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(Date.now() - t0).toBeLessThan(6000);
     expect(r.errors.map((e) => e.provider).sort()).toEqual(['brave', 'tavily']);
     expect(r.errors.find((e) => e.provider === 'brave')).toMatchObject({ status: 500 });
     expect(r.errors.find((e) => e.provider === 'tavily')?.message).toMatch(/time-out/);
@@ -123,7 +125,7 @@ describe('the library', () => {
     expect(r.passages).toHaveLength(2);
     const failing = lib(tabs, { providers: [], embed: async () => Promise.reject(new Error('embeddings endpoint 404')) });
     const f = await failing.retrieve({ query: 'apples orchards', k: 2 });
-    expect(f.errors).toEqual([{ provider: 'embeddings', message: 'embeddings endpoint 404' }]);
+    expect(f.errors).toEqual([{ provider: 'embeddings', message: 'embeddings endpoint 404; ranked by words only' }]);
     expect(f.passages).toHaveLength(2);
   });
 

@@ -4,17 +4,29 @@
 import type { PipelineSettings, PrivacySettings, SearchSettings } from '../settings/schema';
 import type { PageCache } from '../store/page-cache';
 import { dedupe } from './dedupe';
+import { spreadPages } from './diversify';
+import { DenseIndex, passageEmbedText, type EmbedFn, type EmbeddingStore } from './dense';
 import type { PageReader, ReadablePage } from './page';
 import { chunkPage } from './passages';
+import { catalogueEntry, queryAlternatives } from './queries';
+import { chunkPdf, cutNote } from './pdf';
 import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeights } from './rank';
 import { providersFromSettings, type SearchHit, type SearchProvider } from './search';
 import { ProviderError as SearchProviderError } from './search/provider';
 import { isExcludedHost, mapLimit, readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
 import { documentUrl, squash } from './text';
-import type { Library, Origin, Passage, ProviderError, RetrieveRequest, RetrieveResult, SourceStatus } from './types';
+import type { CatalogueEntry, Library, Origin, Passage, ProviderError, RetrieveRequest, RetrieveResult, SourceStatus } from './types';
 import { fetchReadable } from './web';
 
-export type EmbedFn = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
+export type { EmbedFn } from './dense';
+
+/** Dense ranking over the whole library up to this many passages; beyond, over the lexical
+ * candidates of each query only. */
+const MAX_DENSE_PASSAGES = 2000;
+
+/** Tuned on the development set's tuning part (bench/retrieval/devset). */
+const PAGE_SPREAD = 1;
+const DENSE_WEIGHT = 1;
 
 export interface LibraryOptions {
   search: SearchSettings;
@@ -32,8 +44,16 @@ export interface LibraryOptions {
   reader?: PageReader;
   fetch?: typeof fetch;
   cache?: PageCache;
-  /** Dense ranking (the LLM client's embed); fused with the lexical ranking by rank. */
+  /** Dense ranking (the LLM client's embed with `embeddingModel`); fused with the lexical ranking
+   * by rank. Without it ranking is lexical. */
   embed?: EmbedFn;
+  /** The embeddings model `embed` uses (part of every cached vector's key), or how to find it at
+   * the endpoint (undefined: none there, so ranking stays lexical without a note). */
+  embeddingModel?: string | (() => Promise<string | undefined>);
+  /** Where vectors persist between runs (IndexedDB in the extension). */
+  embeddingStore?: EmbeddingStore;
+  /** How long a retrieval waits for embeddings before it ranks lexically (default 10 s). */
+  denseTimeoutMs?: number;
   now?: () => number;
   /** Verify mode: the page the selection came from is not evidence for itself. */
   origin?: { tabId?: number; url?: string };
@@ -43,6 +63,10 @@ export interface LibraryOptions {
   /** A fetched result page is reused from the cache for this long (default one day). */
   webCacheTtlMs?: number;
   weights?: Partial<RankWeights>;
+  /** Weight of each dense ranking against a lexical one in the fusion (default DENSE_WEIGHT). */
+  denseWeight?: number;
+  /** Places a passage moves down per better passage of its own page (diversify.ts spreadPages). */
+  pageSpread?: number;
 }
 
 export interface RatifyLibrary extends Library {
@@ -62,7 +86,7 @@ function analysisFor(page: ReadablePage, chars: number, origin: Origin, extra: {
   if (a) {
     analyses.delete(key); // re-insert: most recently used last
   } else {
-    const passages = chunkPage(page, { targetChars: chars, origin, ...extra });
+    const passages = (page.pdf ? chunkPdf : chunkPage)(page, { targetChars: chars, origin, ...extra });
     a = analyzeDoc(page.url, page.title, passages, fields);
   }
   analyses.set(key, a);
@@ -85,18 +109,6 @@ export function searchQuery(q: string, max = 300): string {
   return s.slice(0, cut > max / 2 ? cut : max);
 }
 
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length && i < b.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
-
 export function createLibrary(opts: LibraryOptions): RatifyLibrary {
   const now = opts.now ?? Date.now;
   const fetchFn = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
@@ -104,7 +116,9 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
   const index = new PassageIndex(opts.weights);
   const chars = opts.pipeline.passageChars;
   const originUrl = opts.origin?.url ? documentUrl(opts.origin.url) : undefined;
-  const embeddings = new Map<string, number[]>();
+  const dense = opts.embed ? new DenseIndex({ embed: opts.embed, model: opts.embeddingModel ?? 'embeddings', store: opts.embeddingStore }) : undefined;
+  let denseNoted = false;
+  const catalogue: CatalogueEntry[] = [];
   let prepared: Promise<SourceStatus[]> | undefined;
   let preparedByCaller = false;
   let tabStatusesReported = false;
@@ -136,7 +150,10 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     for (const { tab, page } of r.pages) {
       tabUrls.add(documentUrl(page.url));
       index.add(analysisFor(page, chars, 'tab', { tabId: tab.id }, index.weights));
+      catalogue.push(catalogueEntry({ url: tab.url || page.url, title: page.title || tab.title, lang: page.lang }, 'tab'));
     }
+    // The tabs' passages are embedded while the model drafts (errors surface at retrieval).
+    if (dense && index.size <= MAX_DENSE_PASSAGES) void dense.ensure(index.allPassages().map(passageEmbedText), signal).catch(() => undefined);
     return r.statuses;
   }
 
@@ -166,15 +183,25 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     const base = { url: hit.url, title: hit.title, origin: 'web' as const, provider };
     if (hit.page?.text.trim()) return { page: hit.page, status: { ...base, status: 'read' } };
     const cached = await opts.cache?.get(hit.url);
+    const cut = (page: ReadablePage) => (cutNote(page) ? { reason: cutNote(page) } : {});
     if (cached && now() - cached.storedAt < (opts.webCacheTtlMs ?? 86_400_000)) {
-      return { page: cached, status: { ...base, status: 'cached' } };
+      return { page: cached, status: { ...base, status: 'cached', ...cut(cached) } };
     }
     try {
-      const page = await withTimeout(opts.search.timeoutMs, signal, (s) => fetchReadable(hit.url, { fetch: fetchFn, reader: opts.reader, signal: s }));
+      const page = await withTimeout(opts.search.timeoutMs, signal, (s) =>
+        fetchReadable(hit.url, {
+          fetch: fetchFn,
+          reader: opts.reader,
+          signal: s,
+          privateNetwork: opts.privacy.privateNetwork,
+          // Excluded domains hold on every redirect hop, not only for the result's own URL.
+          refuse: (u) => (isExcludedHost(u.hostname, opts.privacy.excludedDomains) ? 'excluded domain' : undefined),
+        }),
+      );
       if (!page.text.trim()) throw new Error('no readable text');
       if (!page.title || page.title === page.url) page.title = hit.title;
       await opts.cache?.put({ ...page, url: hit.url, storedAt: now() });
-      return { page: { ...page, url: hit.url }, status: { ...base, status: 'read' } };
+      return { page: { ...page, url: hit.url }, status: { ...base, status: 'read', ...cut(page) } };
     } catch (e) {
       if (signal?.aborted) throw e;
       // The snippet is still evidence (short, but from the result the provider chose).
@@ -225,16 +252,23 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     return { sources, errors };
   }
 
-  async function denseRerank(query: string, ranked: Passage[], signal: AbortSignal | undefined): Promise<Passage[]> {
-    const embed = opts.embed;
-    if (!embed || ranked.length < 2) return ranked;
-    const missing = ranked.filter((p) => !embeddings.has(p.id));
-    const vecs = await embed([query, ...missing.map((p) => `${p.title}\n${p.text}`)], signal);
-    if (vecs.length !== missing.length + 1) throw new Error(`embeddings: expected ${missing.length + 1} vectors, got ${vecs.length}`);
-    missing.forEach((p, i) => embeddings.set(p.id, vecs[i + 1]));
-    const qv = vecs[0];
-    const dense = [...ranked].sort((a, b) => cosine(qv, embeddings.get(b.id) ?? []) - cosine(qv, embeddings.get(a.id) ?? []));
-    return fuseByRank([ranked, dense], (p) => p.id);
+  /** One dense ranking per query alternative, or none (with a note in the trace) when the
+   * embeddings endpoint fails or is slow: ranking is then lexical. */
+  async function denseLists(alts: string[], lexical: Passage[][], keep: (p: Passage) => boolean, signal: AbortSignal | undefined, errors: ProviderError[]): Promise<Passage[][]> {
+    if (!dense || !(await dense.model())) return [];
+    const pool = (index.size <= MAX_DENSE_PASSAGES ? index.allPassages() : [...new Map(lexical.flat().map((p) => [p.id, p])).values()]).filter(keep);
+    try {
+      await withTimeout(opts.denseTimeoutMs ?? 10_000, signal, () => dense.ensure([...alts, ...pool.map(passageEmbedText)], signal));
+      return alts.map((q) => {
+        const qv = dense.vector(q);
+        return qv ? dense.rank(qv, pool, 50) : [];
+      });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      if (!denseNoted) errors.push({ provider: 'embeddings', message: `${errorText(e)}; ranked by words only` });
+      denseNoted = true;
+      return [];
+    }
   }
 
   return {
@@ -242,35 +276,45 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       return index.size;
     },
     prepare: (signal?: AbortSignal) => prepare(signal),
+    async catalogue(signal?: AbortSignal): Promise<CatalogueEntry[]> {
+      if (opts.tabs) await prepare(signal, true).catch(() => []); // a failed read is reported by retrieve
+      return [...catalogue];
+    },
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       const sources: SourceStatus[] = [];
       const errors: ProviderError[] = [];
       const k = Math.max(1, req.k || opts.pipeline.passagesPerStep);
       // Tabs and the web in parallel; tab statuses go into the trace here only when nobody
       // called prepare() (which returns them itself).
-      const [tabStatuses, web] = await Promise.all([
+      const alts = queryAlternatives(req.query);
+      if (!alts.length) alts.push(req.query);
+      const [tabStatuses, ...webs] = await Promise.all([
         opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]),
-        searchWeb(req.query, req.signal),
+        // Web search gets the guarded query (lib/pipeline/query-guard.ts), alternative by alternative.
+        ...(req.webQuery === undefined ? alts : queryAlternatives(req.webQuery).length ? queryAlternatives(req.webQuery) : [req.webQuery]).map((q) => searchWeb(q, req.signal)),
       ]);
       if (!preparedByCaller && !tabStatusesReported) sources.push(...tabStatuses);
       tabStatusesReported = true;
-      sources.push(...web.sources);
-      errors.push(...web.errors);
+      for (const web of webs) {
+        sources.push(...web.sources);
+        errors.push(...web.errors);
+      }
       if (req.signal?.aborted) throw req.signal.reason instanceof Error ? req.signal.reason : new Error('aborted');
 
       const seed = (req.round ?? 1) > 1 ? req.seed : undefined;
-      let ranked = index
-        .search(req.query, { k: k * 4, seed, exclude: req.seed ? new Set(req.seed.map((p) => p.id)) : undefined })
-        .map((s) => s.passage)
-        .filter((p) => !originUrl || documentUrl(p.url) !== originUrl);
-      if (opts.embed) {
-        try {
-          ranked = await denseRerank(req.query, ranked.slice(0, Math.max(30, k * 4)), req.signal);
-        } catch (e) {
-          if (req.signal?.aborted) throw e;
-          errors.push({ provider: 'embeddings', message: errorText(e) });
-        }
-      }
+      const skip = new Set(req.seed?.map((p) => p.id) ?? []);
+      const keep = (p: Passage) => !skip.has(p.id) && (!originUrl || documentUrl(p.url) !== originUrl);
+      const lexical = alts.map((q) =>
+        index
+          .search(q, { k: Math.max(50, k * 4), seed, exclude: skip.size ? skip : undefined })
+          .map((s) => s.passage)
+          .filter(keep),
+      );
+      const denses = await denseLists(alts, lexical, keep, req.signal, errors);
+      const lists = [...lexical, ...denses];
+      const weights = [...lexical.map(() => 1), ...denses.map(() => opts.denseWeight ?? DENSE_WEIGHT)];
+      const fused = lists.length > 1 ? fuseByRank(lists, (p) => p.id, 60, weights) : (lists[0] ?? []);
+      const ranked = spreadPages(fused, (p) => documentUrl(p.url), opts.pageSpread ?? PAGE_SPREAD);
       // Near-duplicates (the same article open in a tab and found on the web) keep the tab copy.
       const passages = dedupe(ranked, (p) => p.text, k, { prefer: (a, b) => a.origin === 'tab' && b.origin !== 'tab' });
       return { passages, sources, errors };

@@ -1,8 +1,11 @@
-/** PageReader for Node (tests, benchmark, CLI): linkedom gives the DOM that extractReadable needs. */
+/** PageReader for Node (tests, benchmark, CLI): linkedom gives the DOM that extractReadable needs;
+ * PDFs are read with pdf.js's legacy build. */
 import { parseHTML } from 'linkedom';
 import { extractReadable } from './extract';
 import { createStaticHiddenChecks } from './static-hidden';
 import type { PageReader, ReadablePage } from './page';
+import { readPdf } from './pdf';
+import { nodePdfJs } from './pdf-node';
 import { hashText } from './text';
 
 export function createNodePageReader(): PageReader {
@@ -13,6 +16,9 @@ export function createNodePageReader(): PageReader {
       // The same layout-free filter as the offscreen document (dom-reader.ts).
       const checks = createStaticHiddenChecks(document);
       return extractReadable(document, url, { hash: hashText(html), isHidden: checks.isHidden, isTextHidden: checks.isTextHidden });
+    },
+    async readPdf(bytes, url, signal) {
+      return readPdf(await nodePdfJs(), bytes, url, { signal });
     },
   };
 }

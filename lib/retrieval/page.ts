@@ -16,12 +16,25 @@ export interface ReadablePage {
   text: string;
   headings: Heading[];
   lang?: string;
+  /** Set for a PDF: where each of its pages starts in `text` (lib/retrieval/pdf.ts). */
+  pdf?: PdfLayout;
+}
+
+export interface PdfLayout {
+  /** Offset in `text` where PDF page i + 1 starts. */
+  pageStarts: number[];
+  /** Pages in the document (more than pageStarts.length when the text was cut). */
+  pages: number;
+  /** The text reached the per-source cap: it stops on this page, after this many characters. */
+  cut?: { page: number; chars: number };
 }
 
 /** Turns HTML into a ReadablePage. Node: linkedom; Firefox background page: DOMParser; Chrome
  * worker: a message round trip to the offscreen document (lib/browser/offscreen-reader.ts). */
 export interface PageReader {
   read(html: string, url: string, signal?: AbortSignal): Promise<ReadablePage>;
+  /** A PDF's bytes to text by page (lib/retrieval/pdf.ts); without it PDFs are not read. */
+  readPdf?(bytes: Uint8Array, url: string, signal?: AbortSignal): Promise<ReadablePage>;
 }
 
 /** Plain text whose sections are marked as MediaWiki "explaintext" does ("== Heading ==") or as

@@ -4,7 +4,8 @@
 import type { PageCache } from '../store/page-cache';
 import type { ReadablePage } from './page';
 import type { SourceStatus } from './types';
-import { isPrivateHost } from './private-host';
+import { privateHostReason } from '../net/host-policy';
+import { cutNote } from './pdf';
 import { documentUrl } from './text';
 
 export interface TabInfo {
@@ -29,6 +30,8 @@ export interface TabsAdapter {
   read(tab: TabInfo, opts: { knownHash?: string; signal: AbortSignal }): Promise<TabRead>;
   /** The extension's own origin (chrome-extension://id), whose pages are never evidence. */
   readonly extensionOrigin?: string;
+  /** A longer time-out for tabs known to be slow to read (a PDF: fetched and parsed). */
+  timeoutFor?(tab: TabInfo): number | undefined;
 }
 
 export interface TabRules {
@@ -82,7 +85,8 @@ export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
   if (rules.originUrl && documentUrl(tab.url) === documentUrl(rules.originUrl)) return 'selection source';
   if (tab.incognito && !rules.allowIncognito) return 'incognito';
   if (u.hostname && isExcludedHost(u.hostname, rules.excludedDomains)) return 'excluded domain';
-  if (u.hostname && !rules.privateNetwork && isPrivateHost(u.hostname)) return 'private network';
+  // The same judgement as for fetched pages (lib/net/host-policy.ts), by name, without DNS.
+  if (u.hostname && !rules.privateNetwork && privateHostReason(u.hostname)) return 'private network';
   if (tab.discarded) return 'discarded tab';
   return undefined;
 }
@@ -194,11 +198,11 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
     }
     try {
       const cached = await opts.cache?.get(tab.url);
-      const r = await withTimeout(timeoutMs, opts.signal, (signal) => adapter.read(tab, { knownHash: cached?.hash, signal }));
+      const r = await withTimeout(Math.max(timeoutMs, adapter.timeoutFor?.(tab) ?? 0), opts.signal, (signal) => adapter.read(tab, { knownHash: cached?.hash, signal }));
       let page: ReadablePage;
       if (r.kind === 'unchanged') {
         if (!cached || cached.hash !== r.hash) throw new Error('tab reported unchanged without a cached copy');
-        page = { url: cached.url, hash: cached.hash, title: cached.title, text: cached.text, headings: cached.headings, lang: cached.lang };
+        page = { url: cached.url, hash: cached.hash, title: cached.title, text: cached.text, headings: cached.headings, lang: cached.lang, ...(cached.pdf ? { pdf: cached.pdf } : {}) };
       } else {
         page = { ...r.page, url: tab.url };
         if (page.text.trim()) await opts.cache?.put({ ...page, storedAt: now() });
@@ -209,7 +213,8 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
       }
       if (!page.title) page.title = tab.title;
       pages.push({ tab, page });
-      status(tab, r.kind === 'unchanged' ? 'cached' : 'read');
+      // A source cut at the size cap says so, and where (a PDF: on which page).
+      status(tab, r.kind === 'unchanged' ? 'cached' : 'read', cutNote(page));
     } catch (e) {
       status(tab, opts.signal?.aborted ? 'skipped' : 'failed', opts.signal?.aborted ? 'cancelled' : message(e));
     }

@@ -20,6 +20,8 @@ export interface Passage {
   tabId?: number;
   /** Which search provider found it (web passages). */
   provider?: string;
+  /** PDF page (1-based) the passage is on; passages never straddle PDF pages. */
+  page?: number;
 }
 
 /** What happened to one candidate source (a tab or a search result), for the run's trace. */
@@ -41,6 +43,8 @@ export interface ProviderError {
 }
 
 export interface RetrieveRequest {
+  /** One query, or several alternatives separated by " || " (e.g. the same question in the
+   * languages of the sources): each is ranked and the rankings are fused. */
   query: string;
   /** Passages wanted after refinement. */
   k: number;
@@ -48,6 +52,9 @@ export interface RetrieveRequest {
   round?: number;
   seed?: Passage[];
   signal?: AbortSignal;
+  /** What may go to web search, when it differs from `query` (terms that may carry open-tab text
+   * withheld, lib/pipeline/query-guard.ts); '' searches the web not at all. */
+  webQuery?: string;
 }
 
 export interface RetrieveResult {
@@ -57,7 +64,23 @@ export interface RetrieveResult {
   errors: ProviderError[];
 }
 
+/** One source in the library as the model may see it when it writes queries: what it is and in
+ * which language, never its text. */
+export interface CatalogueEntry {
+  title: string;
+  /** Host name. */
+  site: string;
+  /** Address without query string or fragment. */
+  url: string;
+  /** BCP 47 language of the page, when it declares one. */
+  lang?: string;
+  origin: Origin;
+}
+
 export interface Library {
+  /** The sources read so far (open tabs), for the prompts that write queries: so the model can
+   * write them in the languages and vocabulary of the sources. Waits for `prepare`. */
+  catalogue?(signal?: AbortSignal): Promise<CatalogueEntry[]>;
   /** Read the local part of the library (open tabs) ahead of time, so it overlaps with drafting.
    * Idempotent; `retrieve` awaits it when it has not finished. */
   prepare?(signal?: AbortSignal): Promise<SourceStatus[]>;

@@ -65,10 +65,10 @@ export class RunManager {
     return this.launch(run, settings);
   }
 
-  /** Retry: a run that stopped on an error (or was interrupted) continues from its last
-   * checkpoint; anything else starts again. */
+  /** Retry: a run that stopped part-way (an error, a cancel, an interrupted worker) continues
+   * from its last checkpoint; anything else starts again. */
   async retry(run: Run): Promise<Run> {
-    if ((run.status === 'error' || run.status === 'interrupted') && canResume(run) && !this.active.has(run.id)) {
+    if (run.status !== 'done' && run.status !== 'running' && canResume(run) && !this.active.has(run.id)) {
       const settings = await this.deps.loadSettings();
       return this.launch(run, settings);
     }

@@ -46,6 +46,9 @@ const llmSchema = z.object({
   embeddingModel: z.string().trim().default(''),
   /** Time-out of one model call, in ms. */
   timeoutMs: intIn(5_000, 600_000).default(60_000),
+  /** How hard a reasoning or thinking model thinks (OpenAI's reasoning_effort; Ollama's think).
+   * Low by default: every stage is a short, grounded task. */
+  reasoningEffort: z.enum(['none', 'minimal', 'low', 'medium', 'high']).optional(),
 });
 
 const searchSchema = z.object({
@@ -62,7 +65,7 @@ const pipelineSchema = z.object({
   maxRounds: intIn(1, 5).default(3),
   passagesPerStep: intIn(1, 12).default(4),
   /** Target passage size in characters. */
-  passageChars: intIn(200, 3_000).default(600),
+  passageChars: intIn(200, 3_000).default(1500),
   /** Faster answers: revise later steps in parallel, speculatively (uses more model calls when
    * steps change). Off by itself for servers that answer one request at a time. */
   speculate: z.boolean().default(true),

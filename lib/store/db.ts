@@ -1,4 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
+import type { PdfLayout } from '../retrieval/page';
 import type { Run, RunMode, RunStatus } from '../pipeline/types';
 
 export interface RunSummary {
@@ -25,6 +26,16 @@ export interface CachedPage {
   /** Headings with their character offsets into `text`, for passage heading paths. */
   headings: { level: number; text: string; offset: number }[];
   lang?: string;
+  /** PDFs: where each PDF page starts in `text`, and where the text was cut. */
+  pdf?: PdfLayout;
+  storedAt: number;
+}
+
+/** A passage's (or query's) embedding, by model and text hash. */
+export interface CachedEmbedding {
+  /** `${model}\n${hash}:${length}` (lib/retrieval/dense.ts). */
+  key: string;
+  vector: Float32Array;
   storedAt: number;
 }
 
@@ -34,6 +45,7 @@ export class RatifyDb extends Dexie {
   /** A small row per run so the history list never loads whole traces. */
   runIndex!: EntityTable<RunSummary, 'id'>;
   pages!: EntityTable<CachedPage, 'url'>;
+  embeddings!: EntityTable<CachedEmbedding, 'key'>;
 
   constructor(name = 'ratify') {
     super(name);
@@ -54,6 +66,8 @@ export class RatifyDb extends Dexie {
             row.threadId ??= row.id;
           }),
       );
+    // v3: embeddings of passages, so an unchanged tab is never embedded twice.
+    this.version(3).stores({ embeddings: 'key, storedAt' });
   }
 }
 

@@ -10,10 +10,16 @@ test('options: save an endpoint and test the connection', async ({ context, exte
   await page.getByRole('button', { name: 'Test connection' }).click();
   // A successful test of a complete form saves it.
   await expect(page.getByTestId('test-ok')).toContainText('Connected and saved: fake-llm answered');
+  // No embeddings model named: the one the endpoint lists is found, and the form says so.
+  const embeddings = page.locator('.field', { has: page.getByLabel(/Embeddings model/) });
+  await expect(embeddings).toContainText('Found at the endpoint: fake-embedding');
   await page.setViewportSize({ width: 760, height: 900 });
   await picture(page, 'options.png');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('saved')).toBeVisible();
+  await page.getByLabel(/Embeddings model/).fill('none');
+  await expect(embeddings).toContainText('Off: sources are ranked by their words only.');
+  await page.getByLabel(/Embeddings model/).fill('');
 
   await page.reload();
   await expect(page.getByLabel('Base URL', { exact: true })).toHaveValue(harness.llm.baseURL);

@@ -11,14 +11,20 @@
  *   llm.setResponder(() => (++calls === 1 ? { fault: { kind: 'status', status: 429, retryAfter: 1 } } : { content: 'ok' }));
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CreateEmbeddingResponse, Embedding } from 'openai/resources/embeddings';
 import type { Model } from 'openai/resources/models';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { clientGone, headerString, listen, parseJson, readBody, sendJson, sendText, sleep, waitForClientGone } from './http-util.ts';
-import { estimateTokens, hashEmbedding, streamPieces } from './text.ts';
+import { conceptEmbedding } from './fake-embeddings.ts';
+import { estimateTokens } from './text.ts';
+import { errorBody, HTML_PAGE, statusError, type FaultStatus } from './fake-llm-errors.ts';
+import { generate, refusalFor, type ModelBehaviour } from './fake-llm-model.ts';
+import { writeStream } from './fake-llm-stream.ts';
+import { contentText, isExtensionOrigin, isRecord, stageOf } from './fake-llm-request.ts';
 
-export type FaultStatus = 401 | 403 | 404 | 429 | 500 | 503;
+export type { FaultStatus } from './fake-llm-errors.ts';
+export type { ModelBehaviour } from './fake-llm-model.ts';
 
 export type Fault =
   /** An HTTP error with OpenAI's error body; 429 (and 503 when retryAfter is set) carry retry-after. */
@@ -32,7 +38,11 @@ export type Fault =
    * finish_reason and without `data: [DONE]`. Non-streaming: a JSON body cut short. */
   | { kind: 'truncate'; afterChars: number; content?: string }
   /** A normal, successful answer whose content is not valid JSON (default '{"steps": ['). */
-  | { kind: 'malformed'; content?: string };
+  | { kind: 'malformed'; content?: string }
+  /** Status 200 with a web page (a captive portal, a site at the wrong URL). */
+  | { kind: 'html' }
+  /** Streams the first `afterChars` characters, then the TCP connection is reset. */
+  | { kind: 'reset'; afterChars: number; content?: string };
 
 export type Reply =
   | { content: string; finishReason?: 'stop' | 'length' }
@@ -98,6 +108,8 @@ export interface FakeLlmOptions {
   models?: string[];
   /** Answer 404 model_not_found for models not in `models`. Off by default. */
   strictModels?: boolean;
+  /** Reasoning, thinking, streaming, json_schema and context-window behaviour (none by default). */
+  model?: ModelBehaviour;
 }
 
 export interface FakeLlm {
@@ -112,6 +124,7 @@ export interface FakeLlm {
   setLatency(l: Latency): void;
   setApiKey(key: string | undefined): void;
   setRejectExtensionOrigins(on: boolean): void;
+  setModelBehaviour(b: ModelBehaviour): void;
   /** Clears the request log and restores responder, latency, key and origin rule to the start options. */
   reset(): void;
   close(): Promise<void>;
@@ -126,57 +139,6 @@ const DEFAULT_CUT_CONTENT =
 export const defaultResponder: Responder = (req) =>
   req.responseFormat === 'text' ? { content: `Echo: ${req.lastUser}` } : { json: {} };
 
-interface OpenAiErrorBody {
-  error: { message: string; type: string; param: string | null; code: string | null };
-}
-
-function errorBody(message: string, type: string, code: string | null, param: string | null = null): OpenAiErrorBody {
-  return { error: { message, type, param, code } };
-}
-
-/** Error bodies worded like OpenAI's. */
-function faultError(f: Extract<Fault, { kind: 'status' }>, model: string): OpenAiErrorBody {
-  switch (f.status) {
-    case 401:
-      return errorBody(f.message ?? 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key');
-    case 403:
-      return errorBody(f.message ?? 'You are not allowed to sample from this model', 'invalid_request_error', null);
-    case 404:
-      return errorBody(f.message ?? `The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
-    case 429:
-      return errorBody(f.message ?? `Rate limit reached for ${model} on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in ${f.retryAfter ?? 1}s.`, 'requests', 'rate_limit_exceeded');
-    case 500:
-      return errorBody(f.message ?? 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
-    case 503:
-      return errorBody(f.message ?? 'The engine is currently overloaded, please try again later.', 'server_error', null);
-  }
-}
-
-function isExtensionOrigin(origin: string | undefined): boolean {
-  return !!origin && (origin.startsWith('chrome-extension://') || origin.startsWith('moz-extension://'));
-}
-
-/** Message content may be a string or an array of parts; we only read the text parts. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((p: unknown) => (p && typeof p === 'object' && 'text' in p && typeof p.text === 'string' ? p.text : ''))
-      .join('');
-  }
-  return '';
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
-}
-
-function stageOf(body: unknown): string | undefined {
-  if (!isRecord(body) || !isRecord(body.response_format)) return undefined;
-  const rf = body.response_format;
-  return rf.type === 'json_schema' && isRecord(rf.json_schema) && typeof rf.json_schema.name === 'string' ? rf.json_schema.name : undefined;
-}
-
 let idCounter = 0;
 const nextId = (prefix: string): string => `${prefix}-fake${(++idCounter).toString().padStart(6, '0')}`;
 
@@ -186,8 +148,9 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     reject: opts.rejectExtensionOrigins ?? false,
     latency: opts.latency ?? {},
     responder: opts.responder ?? defaultResponder,
+    behaviour: opts.model ?? {},
   };
-  let { apiKey, reject, latency, responder } = initial;
+  let { apiKey, reject, latency, responder, behaviour } = initial;
   const models = opts.models ?? DEFAULT_MODELS;
   const requests: LoggedRequest[] = [];
 
@@ -248,7 +211,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     }
     const model = typeof body.model === 'string' ? body.model : '';
     if (opts.strictModels && !models.includes(model)) {
-      return sendJson(res, 404, faultError({ kind: 'status', status: 404 }, model));
+      return sendJson(res, 404, statusError(404, model));
     }
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
     // Token-id inputs are hashed as their decimal text; good enough for a fake.
@@ -256,7 +219,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const dims = typeof body.dimensions === 'number' ? body.dimensions : 256;
     const base64 = body.encoding_format === 'base64';
     const data = texts.map((text, index) => {
-      const vec = hashEmbedding(text, dims);
+      const vec = conceptEmbedding(text, dims);
       // The SDK asks for base64 by default (little-endian float32) and decodes it itself.
       const embedding = base64 ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
       return { object: 'embedding', index, embedding } as unknown as Embedding; // base64 is a string on the wire; the SDK type shows the decoded form
@@ -278,7 +241,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     }
     const model = body.model;
     if (opts.strictModels && !models.includes(model)) {
-      return sendJson(res, 404, faultError({ kind: 'status', status: 404 }, model));
+      return sendJson(res, 404, statusError(404, model));
     }
     const rf = isRecord(body.response_format) && typeof body.response_format.type === 'string' ? body.response_format.type : 'text';
     if (rf === 'json_schema') {
@@ -291,9 +254,13 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       role: isRecord(m) && typeof m.role === 'string' ? m.role : 'user',
       content: isRecord(m) ? contentText(m.content) : '',
     }));
-    const stream = body.stream === true;
+    const model_ = behaviour; // a change during this request applies to the next one
+    const stream = body.stream === true && !model_.ignoreStream;
     const includeUsage = stream && isRecord(body.stream_options) && body.stream_options.include_usage === true;
     const signal = clientGone(res);
+    const promptTokens = estimateTokens(messages.map((m) => m.content).join(''));
+    const refused = refusalFor(model_, body, promptTokens);
+    if (refused) return sendJson(res, refused.status, refused.body);
     const lr: LlmRequest = {
       stage: stageOf(body),
       messages,
@@ -311,7 +278,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
 
     let content: string;
     let finishReason: 'stop' | 'length' = 'stop';
-    let cut: { mode: 'stall' | 'truncate'; at: number } | undefined;
+    let cut: { mode: 'stall' | 'truncate' | 'reset'; at: number } | undefined;
     if ('fault' in reply) {
       const f = reply.fault;
       switch (f.kind) {
@@ -323,15 +290,18 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
             headers['x-ratelimit-remaining-requests'] = '0';
             headers['x-ratelimit-reset-requests'] = `${f.retryAfter ?? 1}s`;
           }
-          return sendJson(res, f.status, faultError(f, model), headers);
+          return sendJson(res, f.status, statusError(f.status, model, f.message, f.retryAfter), headers);
         }
         case 'hang':
           return waitForClientGone(signal);
+        case 'html':
+          return sendText(res, 200, HTML_PAGE, { 'content-type': 'text/html; charset=utf-8' });
         case 'malformed':
           content = f.content ?? DEFAULT_MALFORMED;
           break;
         case 'stall':
         case 'truncate':
+        case 'reset':
           content = f.content ?? DEFAULT_CUT_CONTENT;
           cut = { mode: f.kind, at: Math.max(0, f.afterChars) };
           break;
@@ -342,9 +312,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       content = reply.content;
       finishReason = reply.finishReason ?? 'stop';
     }
-
-    const promptTokens = estimateTokens(messages.map((m) => m.content).join(''));
-    const completionTokens = estimateTokens(content);
+    const gen = generate(model_, body, content, finishReason);
+    const completionTokens = estimateTokens(gen.thought) + estimateTokens(gen.content) + gen.hiddenTokens;
     const usage: CompletionUsage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
     const firstTokenDelay = (lat.firstTokenMs ?? 0) + (promptTokens / (lat.inputTokensPerSec ?? Infinity)) * 1000;
     const tps = lat.tokensPerSec ?? Infinity;
@@ -356,12 +325,15 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     if (!stream) {
       // Non-streaming answers arrive in one piece after the whole generation time.
       if (!(await sleep((completionTokens / tps) * 1000, signal))) return;
+      const thinkTag = model_.thinking?.style === 'think-tag' && gen.thought;
+      const message: ChatCompletion['choices'][number]['message'] & Record<string, unknown> = { role: 'assistant', content: thinkTag ? `<think>${gen.thought}</think>\n${gen.content}` : gen.content, refusal: null };
+      if (gen.thought && model_.thinking && model_.thinking.style !== 'think-tag') message[model_.thinking.style] = gen.thought;
       const completion: ChatCompletion = {
         id,
         object: 'chat.completion',
         created,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
+        choices: [{ index: 0, message, logprobs: null, finish_reason: gen.finishReason }],
         usage,
         system_fingerprint: 'fp_fake',
       };
@@ -370,44 +342,22 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
         res.flushHeaders();
         return waitForClientGone(signal);
       }
-      if (cut?.mode === 'truncate') {
+      if (cut) {
         const text = JSON.stringify(completion);
         const at = text.indexOf('"content":') + 11 + cut.at;
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        if (cut.mode === 'reset') {
+          res.write(text.slice(0, Math.min(at, text.length - 1)));
+          res.socket?.destroy();
+          return;
+        }
         res.end(text.slice(0, Math.min(at, text.length - 1)));
         return;
       }
       return sendJson(res, 200, completion);
     }
 
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const chunk = (choices: ChatCompletionChunk.Choice[], withUsage?: CompletionUsage): void => {
-      const c: ChatCompletionChunk = { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices };
-      // With include_usage, every chunk carries usage: null except the last one, as OpenAI does.
-      if (includeUsage) c.usage = withUsage ?? null;
-      res.write(`data: ${JSON.stringify(c)}\n\n`);
-    };
-    chunk([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]);
-
-    const sent = cut ? content.slice(0, cut.at) : content;
-    const pieces = streamPieces(sent);
-    const start = Date.now();
-    let soFar = '';
-    for (let i = 0; i < pieces.length; i++) {
-      soFar += pieces[i];
-      const due = start + (estimateTokens(soFar) / tps) * 1000;
-      if (!(await sleep(due - Date.now(), signal))) return;
-      const last = !cut && i === pieces.length - 1;
-      chunk([{ index: 0, delta: { content: pieces[i] }, logprobs: null, finish_reason: last ? finishReason : null }]);
-    }
-    if (cut?.mode === 'stall') return waitForClientGone(signal);
-    if (cut?.mode === 'truncate') {
-      res.end();
-      return;
-    }
-    if (pieces.length === 0) chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]);
-    if (includeUsage) chunk([], usage);
-    res.end('data: [DONE]\n\n');
+    await writeStream(res, signal, { id, created, model, includeUsage, usage, tps, gen, thinkingStyle: model_.thinking?.style, cut });
   }
 
   const server = await listen(handle, opts.port);
@@ -429,9 +379,12 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     setRejectExtensionOrigins: (on) => {
       reject = on;
     },
+    setModelBehaviour: (b) => {
+      behaviour = b;
+    },
     reset: () => {
       requests.length = 0;
-      ({ apiKey, reject, latency, responder } = initial);
+      ({ apiKey, reject, latency, responder, behaviour } = initial);
     },
     close: server.close,
   };

@@ -21,7 +21,7 @@ export interface FixtureSite {
   requests: { path: string; time: number; headers: Record<string, string | string[] | undefined> }[];
   /** Serve `body` at `path` (before the files on disk) until the site closes: pages a test
    * generates at run time instead of committing them. */
-  addPage(path: string, body: string, type?: string): void;
+  addPage(path: string, body: string | Uint8Array, type?: string): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +35,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.ico': 'image/x-icon',
+  '.pdf': 'application/pdf',
 };
 
 // The copied publisher pages keep their scripts byte for byte; this header keeps them inert (no
@@ -95,7 +96,7 @@ export async function startFixtureSite(opts: { port?: number } = {}): Promise<Fi
     docs,
     requests,
     addPage: (path, body, type = 'text/html; charset=utf-8') => {
-      extra.set(path, { body: Buffer.from(body, 'utf8'), type });
+      extra.set(path, { body: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), type });
     },
     close: server.close,
   };

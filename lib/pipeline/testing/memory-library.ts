@@ -1,20 +1,26 @@
-/** An in-memory Library over fixed documents, ranked with BM25. Used by the pipeline's tests and
- * by the eval CLI (each example's documents are its library). Records every request, so tests
- * can check which queries were made and when. */
+/** An in-memory Library over fixed documents for the pipeline's tests: the shipped passage cutter
+ * and ranker (lib/retrieval), without tabs or search. Records every request, so tests can check
+ * which queries were made and when, and can add latency or failures. (`npm run eval` and the
+ * benchmark use the extension's own library, lib/retrieval/library.ts, instead.) */
+import { hashText } from '../../retrieval/text';
+import { chunkPage } from '../../retrieval/passages';
+import { rankPassages } from '../../retrieval/rank';
 import type { Library, Origin, Passage, RetrieveRequest, RetrieveResult, SourceStatus } from '../../retrieval/types';
-import { bm25 } from '../refine';
 
 export interface MemoryDoc {
   url: string;
   title: string;
   text: string;
+  /** The page's HTML where the dataset has it: read with Readability like an open tab. */
+  html?: string;
+  lang?: string;
   origin?: Origin;
   tabId?: number;
 }
 
 export interface MemoryLibraryOptions {
-  /** Split documents into passages of about this many characters at sentence ends (default: one
-   * passage per document). */
+  /** Passages of about this many characters, cut at sentence ends by the shipped cutter (default:
+   * one passage per document). */
   passageChars?: number;
   /** Artificial latency per retrieve, ms. */
   delayMs?: number;
@@ -28,41 +34,10 @@ export interface MemoryLibrary extends Library {
   prepared: number;
 }
 
-function hash(s: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(36);
-}
-
 export function splitPassages(doc: MemoryDoc, passageChars?: number): Passage[] {
-  const pieces: { text: string; start: number }[] = [];
-  if (!passageChars || doc.text.length <= passageChars) pieces.push({ text: doc.text, start: 0 });
-  else {
-    let start = 0;
-    let cur = '';
-    let curStart = 0;
-    for (const m of doc.text.matchAll(/[^.!?。！？]+[.!?。！？]*\s*/g)) {
-      if (cur && cur.length + m[0].length > passageChars) {
-        pieces.push({ text: cur.trim(), start: curStart });
-        cur = '';
-      }
-      if (!cur) curStart = m.index ?? start;
-      cur += m[0];
-      start = (m.index ?? 0) + m[0].length;
-    }
-    if (cur.trim()) pieces.push({ text: cur.trim(), start: curStart });
-  }
-  return pieces.map((p) => ({
-    id: `${hash(doc.url)}-${p.start}`,
-    url: doc.url,
-    title: doc.title,
-    origin: doc.origin ?? 'web',
-    text: p.text,
-    headingPath: [],
-    start: p.start,
-    end: p.start + p.text.length,
-    ...(doc.tabId !== undefined ? { tabId: doc.tabId } : {}),
-  }));
+  const page = { url: doc.url, hash: hashText(doc.text), title: doc.title, text: doc.text, headings: [], lang: doc.lang };
+  const targetChars = passageChars ?? Math.max(80, doc.text.length + 1);
+  return chunkPage(page, { targetChars, origin: doc.origin ?? 'web', ...(doc.tabId !== undefined ? { tabId: doc.tabId } : {}) });
 }
 
 export function createMemoryLibrary(docs: MemoryDoc[], opts: MemoryLibraryOptions = {}): MemoryLibrary {
@@ -88,14 +63,7 @@ export function createMemoryLibrary(docs: MemoryDoc[], opts: MemoryLibraryOption
         });
       }
       if (opts.fail) throw new Error(opts.fail);
-      const scores = bm25(req.query, passages.map((p) => `${p.title} ${p.text}`));
-      const ranked = passages
-        .map((p, i) => ({ p, s: scores[i] }))
-        .filter((x) => x.s > 0)
-        .sort((a, b) => b.s - a.s)
-        .slice(0, req.k)
-        .map((x) => x.p);
-      return { passages: ranked, sources: [], errors: [] };
+      return { passages: rankPassages(req.query, passages, req.k).map((r) => r.passage), sources: [], errors: [] };
     },
   };
   return lib;

@@ -1,5 +1,6 @@
 /** One interface for every web search provider. A provider only searches; fetching and reading
  * result pages is shared (lib/retrieval/web.ts). Errors carry the provider's own message. */
+import { apiFetch, RedirectRefused } from '../../net/api-fetch';
 import type { ReadablePage } from '../page';
 
 export interface SearchHit {
@@ -61,9 +62,11 @@ function errorDetail(body: string): string {
 export async function fetchJson(fetchFn: typeof fetch, url: string, init: RequestInit): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetchFn(url, { credentials: 'omit', ...init });
+    // A redirect to another origin would carry the key and the query there: refused.
+    res = await apiFetch(fetchFn)(url, { credentials: 'omit', ...init });
   } catch (e) {
     if (init.signal?.aborted) throw init.signal.reason instanceof Error ? init.signal.reason : new Error('aborted');
+    if (e instanceof RedirectRefused) throw new ProviderError(e.message);
     throw new ProviderError(`network error: ${e instanceof Error ? e.message : String(e)}`);
   }
   const text = await res.text();

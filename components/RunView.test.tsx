@@ -1,0 +1,82 @@
+/** What the panel shows for runs that did not end cleanly, rendered from runs the real pipeline
+ * produced (real client, fake server): where a run stopped, an unfinished answer said as such and
+ * not offered for export, a skipped assessment said in the answer and the trace. */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { parseHTML } from 'linkedom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { curieLibrary, runOnce, startWorld, type TestWorld } from '../test/harness/pipeline-world.ts';
+import { pipelineResponder } from '../test/harness/pipeline-responder.ts';
+import type { Run } from '@/lib/pipeline/types';
+import { RunView, type RunActions } from './RunView';
+
+let world: TestWorld | undefined;
+// The panel is an extension page: site icons come from its own origin.
+beforeEach(() => void vi.stubGlobal('location', new URL('chrome-extension://ratify-test/sidepanel.html')));
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await world?.close();
+  world = undefined;
+});
+
+const actions: RunActions = { onCancel() {}, onRetry() {}, onAgain() {}, onOpenSource() {}, onOpenSettings() {} };
+
+function view(run: Run) {
+  const { document } = parseHTML(`<html><body>${renderToStaticMarkup(<RunView run={run} actions={actions} />)}</body></html>`);
+  const byTest = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? undefined;
+  const buttons = [...document.querySelectorAll('button')].map((b) => b.textContent);
+  return { byTest, buttons, text: document.body.textContent ?? '' };
+}
+
+const page = { url: 'https://news.example.com/curie', title: 'A profile', surrounding: '', tabId: 7 };
+
+describe('RunView', () => {
+  it('a verification cut off while writing the corrected passage says it is unfinished and where, and offers no copy', async () => {
+    world = await startWorld({ claims: [{ claim: 'Marie Curie was born in Warsaw.', phrase: 'born 7 November 1867 in Warsaw' }] });
+    const base = pipelineResponder({ claims: [{ claim: 'Marie Curie was born in Warsaw.', phrase: 'born 7 November 1867 in Warsaw' }] });
+    world.server.setResponder(async (req) => {
+      const r = await base(req);
+      if (req.stage !== 'check' || !('json' in r)) return r;
+      const content = JSON.stringify(r.json);
+      return { fault: { kind: 'truncate', afterChars: content.length - 8, content } };
+    });
+    const r = await runOnce(world, { text: 'She was born in Warsaw.', page }, curieLibrary(), { mode: 'verify' });
+    expect(r.run.status).toBe('error');
+    const v = view(r.run);
+    expect(v.byTest('unfinished')).toBe('Unfinished — the run stopped at claim 1 of 1. This is not the final answer: it has no sources and is not exported.');
+    expect(v.byTest('stopped-at')).toBe('Stopped at claim 1 of 1. Retry continues from there; Run again starts over.');
+    expect(v.buttons).toEqual(expect.arrayContaining(['Retry', 'Run again']));
+    expect(v.buttons).not.toContain('Copy as Markdown');
+  });
+
+  it('a cancelled run offers Retry (continue) and Run again, and says where its answer stopped', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born in 1867.'], facts: [{ phrase: 'born 7 November 1867' }] });
+    const base = pipelineResponder({ steps: ['Marie Curie was born in 1867.'], facts: [{ phrase: 'born 7 November 1867' }], finalAnswer: 'Marie Curie was born in 1867.' });
+    world.server.setResponder(async (req) => {
+      const r = await base(req);
+      if (req.stage !== 'revise' || !('json' in r)) return r;
+      const content = JSON.stringify(r.json);
+      return { fault: { kind: 'stall', afterChars: content.length - 6, content } };
+    });
+    const ctrl = new AbortController();
+    const r = await runOnce(world, { text: 'When was Marie Curie born?' }, curieLibrary(), {
+      signal: ctrl.signal,
+      onEvent: (ev) => ev.type === 'answer-delta' && setTimeout(() => ctrl.abort(), 50),
+    });
+    expect(r.run.status).toBe('cancelled');
+    const v = view(r.run);
+    expect(v.byTest('unfinished')).toMatch(/^Unfinished — the run stopped at step 1 of 1\./);
+    expect(v.byTest('answer')).toBe('Marie Curie was born in 1867.');
+    expect(v.buttons).toEqual(expect.arrayContaining(['Retry', 'Run again']));
+    expect(v.buttons).not.toContain('Copy as Markdown');
+  });
+
+  it('an unreadable assessment is said under the answer and in the trace; an answer no source backs says so', async () => {
+    world = await startWorld({ steps: ['Marie Curie was born on Mars.'], malformed: { gate: 'always' } });
+    const r = await runOnce(world, { text: 'Where was Marie Curie born?' }, curieLibrary([], { fail: 'search provider down' }));
+    expect(r.run.status).toBe('done');
+    const v = view(r.run);
+    expect(v.byTest('gate-line')).toBe("The model's assessment of the question could not be read: checking sources for it as asked.");
+    expect(v.byTest('trace-gate-unreadable')).toBe(v.byTest('gate-line'));
+    expect(v.byTest('no-sources')).toMatch(/^No source backs this answer/);
+  });
+});

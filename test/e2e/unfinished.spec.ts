@@ -1,0 +1,65 @@
+import { expect, test } from './fixtures.ts';
+import { pipelineResponder } from '../harness/pipeline-responder.ts';
+import type { Page } from '@playwright/test';
+
+async function ask(panel: Page, q: string) {
+  const box = panel.getByRole('textbox', { name: 'Question' });
+  await box.fill(q);
+  await box.press('Enter');
+}
+
+const scripted = pipelineResponder({
+  gate: { label: 'clear', confidence: 0.1 },
+  steps: ['Marie Curie was born in Warsaw in 1867.', 'She moved to Paris in 1891.'],
+  facts: [
+    { step: 0, phrase: 'born in Warsaw' },
+    { step: 1, phrase: 'In late 1891 she moved to Paris' },
+  ],
+  finalAnswer: 'Marie Curie was born in Warsaw in 1867 and moved to Paris in 1891.',
+});
+
+test('an answer cut off by an error is labelled unfinished, is not offered for export, and Retry continues at the step that failed', async ({ context, harness, configureForHarness, openPanel, picture }) => {
+  test.setTimeout(90_000); // the client's own retries of the broken reply take a few seconds
+  const tab = await context.newPage();
+  await tab.goto(harness.site.url('/articles/marie-curie.html'));
+  // The last step's reply breaks off while it writes the answer, on every try, until healed.
+  let healed = false;
+  harness.llm.setResponder(async (req) => {
+    const reply = await scripted(req);
+    if (healed || req.stage !== 'revise' || !/^Current step: 2 of 2/m.test(req.lastUser) || !('json' in reply)) return reply;
+    const content = JSON.stringify(reply.json);
+    return { fault: { kind: 'truncate', afterChars: Math.floor(content.length * 0.97), content } };
+  });
+  await configureForHarness({ pipeline: { speculate: false } });
+  const panel = await openPanel();
+  await ask(panel, 'Where was Marie Curie born, and when did she move to Paris?');
+
+  await expect(panel.getByTestId('run-status')).toHaveText('Failed', { timeout: 30_000 });
+  const alert = panel.getByRole('alert');
+  await expect(alert.getByTestId('stopped-at')).toHaveText('Stopped at step 2 of 2. Retry continues from there; Run again starts over.');
+  const unfinished = panel.getByTestId('unfinished');
+  await expect(unfinished).toHaveText('Unfinished — the run stopped at step 2 of 2. This is not the final answer: it has no sources and is not exported.');
+  const answer = panel.getByTestId('answer');
+  await expect(answer).toContainText('Marie Curie was born in Warsaw in 1867 and moved to Paris in 1891.');
+  // No citation pointing nowhere, and nothing to copy as if it were final.
+  await expect(answer.locator('.cite')).toHaveCount(0);
+  await expect(answer).not.toContainText(/\[\d+\]/);
+  await expect(panel.getByRole('button', { name: 'Copy as Markdown' })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Copy as text' })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Run again' })).toBeVisible();
+  await picture(panel, 'unfinished-answer.png', { fullPage: true });
+
+  healed = true;
+  const before = harness.llm.chatRequests().length;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
+  // Continued, not restarted: only the failed step's call was made again.
+  expect(harness.llm.chatRequests().slice(before).map((r) => r.stage)).toEqual(['revise']);
+  await expect(unfinished).toHaveCount(0);
+  await expect(panel.getByRole('alert')).toHaveCount(0);
+  // Both steps' evidence, as chips that open their sources.
+  await expect(answer).toHaveText(/^Marie Curie was born in Warsaw in 1867 and moved to Paris in 1891\.\s*12$/);
+  await expect(answer.locator('button.cite')).toHaveCount(2);
+  await expect(panel.getByRole('button', { name: 'Copy as Markdown' })).toBeVisible();
+  await picture(panel, 'continued-answer.png', { fullPage: true });
+});
