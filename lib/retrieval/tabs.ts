@@ -4,7 +4,7 @@
 import type { PageCache } from '../store/page-cache';
 import type { ReadablePage } from './page';
 import type { SourceStatus } from './types';
-import { privateHostReason } from '../net/host-policy';
+import { isPrivateHost } from './private-host';
 import { cutNote } from './pdf';
 import { documentUrl } from './text';
 
@@ -85,8 +85,9 @@ export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
   if (rules.originUrl && documentUrl(tab.url) === documentUrl(rules.originUrl)) return 'selection source';
   if (tab.incognito && !rules.allowIncognito) return 'incognito';
   if (u.hostname && isExcludedHost(u.hostname, rules.excludedDomains)) return 'excluded domain';
-  // The same judgement as for fetched pages (lib/net/host-policy.ts), by name, without DNS.
-  if (u.hostname && !rules.privateNetwork && privateHostReason(u.hostname)) return 'private network';
+  // By name, without DNS. Unlike fetched pages (lib/net/host-policy.ts), reserved names such as
+  // .test and .example are not private here: a tab on them is whatever the browser resolved.
+  if (u.hostname && !rules.privateNetwork && isPrivateHost(u.hostname)) return 'private network';
   if (tab.discarded) return 'discarded tab';
   return undefined;
 }
