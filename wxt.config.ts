@@ -14,6 +14,22 @@ const require = createRequire(import.meta.url);
 // run from its checkpoint forever (measured: test/e2e-firefox, idle timeout lowered). MV2's
 // persistent background page has a DOM (no offscreen document needed), and sidebar_action,
 // contextMenus, scripting (Firefox 102+) and storage work as in MV3.
+// A backstop for the extension's own pages (panel, options, offscreen document): even if a model's
+// Markdown or a page's text got past the renderer, no remote script, image, frame, plugin or form
+// target could load. Images only from the extension itself (Chrome's local favicon cache is
+// /_favicon/ on the extension's origin) and data: URLs. connect-src stays open: the model endpoint
+// and search providers are whatever the user configures.
+const EXTENSION_PAGES_CSP = [
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "object-src 'none'",
+  "img-src 'self' data: blob:",
+  "media-src 'none'",
+  "frame-src 'none'",
+  "child-src 'none'",
+  "form-action 'none'",
+  "base-uri 'none'",
+].join('; ');
+
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
   hooks: {
@@ -42,6 +58,8 @@ export default defineConfig({
       ...(browser === 'firefox' ? [] : ['sidePanel', 'offscreen', 'favicon']),
     ],
     host_permissions: ['<all_urls>'],
+    // Manifest V2 (Firefox) takes the policy as a string, V3 per page kind.
+    content_security_policy: browser === 'firefox' ? EXTENSION_PAGES_CSP : { extension_pages: EXTENSION_PAGES_CSP },
     commands: {
       'verify-selection': {
         suggested_key: { default: 'Alt+Shift+V' },

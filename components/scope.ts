@@ -68,6 +68,7 @@ const REASONS: [RegExp, MessageKey][] = [
   [/^extension page$/, 'reason_extension'],
   [/^excluded domain$/, 'reason_excluded'],
   [/^incognito$/, 'reason_incognito'],
+  [/^private network$/, 'reason_private'],
   [/^local file$/, 'reason_file'],
   [/^discarded tab$/, 'reason_discarded'],
   [/^no readable URL$/, 'reason_no_url'],

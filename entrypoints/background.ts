@@ -10,6 +10,7 @@ import { createBrowserLibrary } from '@/lib/browser/library';
 import { RunManager } from '@/lib/runs/run-manager';
 import { runStore } from '@/lib/store/runs';
 import { db } from '@/lib/store/db';
+import { createDexiePageCache, pageCacheMaxAgeMs } from '@/lib/store/page-cache';
 import { clearMarks, countMarks, showMarks } from '@/lib/browser/marks';
 import { threadStore } from '@/lib/store/threads';
 import { marksFromRun } from '@/lib/page-marks/from-run';
@@ -19,6 +20,7 @@ import { keepAliveWhile } from '@/lib/browser/keep-alive';
 import { serveRunPorts } from '@/lib/browser/run-ports';
 import { routeBuiltinModelOffscreen } from '@/lib/browser/offscreen-language-model';
 import { keepLearntCapabilities } from '@/lib/browser/capability-storage';
+import { fromExtensionPage } from '@/lib/browser/messaging';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -52,7 +54,7 @@ export default defineBackground(() => {
     manager,
     capturePage: async (tabId) => {
       const { privacy } = await loadSettings();
-      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
+      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, privateNetwork: privacy.privateNetwork, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
     },
     threadTurns: (id) => threads.turns(id),
     threadRunIds: (id) => threads.runIds(id),
@@ -75,8 +77,9 @@ export default defineBackground(() => {
     browser.contextMenus.create({ id: VERIFY_MENU_ID, title: browser.i18n.getMessage('verifyMenu') || 'Verify with RAT', contexts: ['selection'] }),
   );
 
-  browser.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse: (r: unknown) => void) => {
-    if (!isRequest(msg)) return false;
+  browser.runtime.onMessage.addListener((msg: unknown, sender, sendResponse: (r: unknown) => void) => {
+    // Only the extension's own pages may drive runs; a content script in a tab gets no answer.
+    if (!fromExtensionPage(sender) || !isRequest(msg)) return false;
     void handle(msg).then(sendResponse);
     return true; // answer asynchronously
   });
@@ -109,5 +112,6 @@ export default defineBackground(() => {
   serveRunPorts({ manager, getRun: (id) => store.get(id), ready: recovered });
   void loadSettings().then(async (s) => {
     if (s.privacy.retentionDays > 0) await store.deleteOlderThan(Date.now() - s.privacy.retentionDays * 86_400_000);
+    await createDexiePageCache(db(), { maxAgeMs: pageCacheMaxAgeMs(s.privacy.retentionDays) }).expire();
   });
 });

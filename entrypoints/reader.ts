@@ -1,26 +1,13 @@
 /** Injected into a tab with scripting.executeScript (files: ['/reader.js']) to read it: installs a
  * reader function in the extension's isolated world, which the tabs adapter then calls with the
- * cached content hash. Runs Readability on a clone of the live DOM; never reads form fields. */
+ * cached content hash. Runs Readability on a copy of the live DOM without what the user cannot see
+ * (lib/retrieval/rendered-hidden.ts); never reads form fields or editable areas. */
 import { contentHash, extractReadable } from '@/lib/retrieval/extract';
+import { createRenderedHiddenChecks } from '@/lib/retrieval/rendered-hidden';
 import type { TabRead } from '@/lib/retrieval/tabs';
 
 // Keep in sync with lib/browser/tabs-adapter.ts.
 const READER_GLOBAL = '__ratifyReadTab';
-
-/** What the user cannot see on the rendered page: display/visibility/opacity hiding (also inside
- * closed <details>), zero-size text, and boxes pushed far off-screen — the usual ways to hide
- * instructions meant for a model. */
-function invisible(el: Element): boolean {
-  if (!(el instanceof HTMLElement)) return false;
-  if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return true;
-  const style = getComputedStyle(el);
-  if (parseFloat(style.fontSize) < 1 && (el.textContent ?? '').trim()) return true;
-  if (style.position === 'absolute' || style.position === 'fixed') {
-    const r = el.getBoundingClientRect();
-    if (r.right + window.scrollX < -100 || r.bottom + window.scrollY < -100) return true;
-  }
-  return false;
-}
 
 export default defineUnlistedScript(() => {
   const read = (knownHash: string | null): TabRead | { kind: 'pdf' } => {
@@ -28,7 +15,9 @@ export default defineUnlistedScript(() => {
     if (document.contentType === 'application/pdf') return { kind: 'pdf' };
     const hash = contentHash(document);
     if (knownHash && knownHash === hash) return { kind: 'unchanged', hash };
-    return { kind: 'page', page: extractReadable(document, location.href, { hash, isHidden: invisible }) };
+    // Fresh checks per read: styles and layout may have changed since the last one.
+    const checks = createRenderedHiddenChecks(window);
+    return { kind: 'page', page: extractReadable(document, location.href, { hash, isHidden: checks.isHidden, isTextHidden: checks.isTextHidden }) };
   };
   (globalThis as Record<string, unknown>)[READER_GLOBAL] = read;
 });

@@ -45,6 +45,7 @@ export function problemText(t: T, problems: SettingsProblem[], field: string, sc
   if (!p) return undefined;
   if (p.message === 'required') return t('fieldRequired');
   if (p.message === 'url-invalid' || p.message === 'url-scheme') return t('fieldUrl');
+  if (p.message === 'url-insecure') return t('fieldUrlInsecure');
   const r = schema ? rangeOf(schema) : {};
   // Time-outs are stored in ms but entered in seconds.
   const k = field.endsWith('timeoutMs') ? 1000 : 1;

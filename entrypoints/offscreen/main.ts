@@ -7,6 +7,7 @@ import { base64ToBytes, isOffscreenRead, type OffscreenRead, type OffscreenReadR
 import { readPdfInPage } from '@/lib/browser/pdf-reader';
 import type { ReadablePage } from '@/lib/retrieval/page';
 import { serveOffscreenLanguageModel } from '@/lib/browser/offscreen-language-model';
+import { fromExtensionPage } from '@/lib/browser/messaging';
 
 const reader = createDomPageReader();
 
@@ -14,8 +15,9 @@ function read(msg: OffscreenRead): Promise<ReadablePage> {
   return msg.ratifyOffscreen === 'read-pdf' ? readPdfInPage(base64ToBytes(msg.base64), msg.url) : reader.read(msg.html, msg.url);
 }
 
-browser.runtime.onMessage.addListener((msg: unknown, _sender, sendResponse: (r: OffscreenReadReply) => void) => {
-  if (!isOffscreenRead(msg)) return false;
+browser.runtime.onMessage.addListener((msg: unknown, sender, sendResponse: (r: OffscreenReadReply) => void) => {
+  // Only the worker and the extension's pages; a script in a tab gets no answer.
+  if (!fromExtensionPage(sender) || !isOffscreenRead(msg)) return false;
   read(msg)
     .then((page) => sendResponse({ ok: true, page }))
     .catch((e: unknown) => sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }));

@@ -45,7 +45,7 @@ export function useSources(settings: Settings | undefined): Sources {
   }, []);
 
   const rules: TabRules = useMemo(
-    () => ({ excludedDomains: settings?.privacy.excludedDomains ?? [], allowIncognito: settings?.privacy.allowIncognito ?? false, extensionOrigin: extensionOrigin() }),
+    () => ({ excludedDomains: settings?.privacy.excludedDomains ?? [], allowIncognito: settings?.privacy.allowIncognito ?? false, privateNetwork: settings?.privacy.privateNetwork ?? false, extensionOrigin: extensionOrigin() }),
     [settings],
   );
   const own = extensionOrigin();

@@ -6,7 +6,7 @@ import { endpointEmbeddings } from '../retrieval/endpoint-embeddings';
 import { createLibrary, type RatifyLibrary } from '../retrieval/library';
 import { db } from '../store/db';
 import { createDexieEmbeddingStore } from '../store/embedding-cache';
-import { createDexiePageCache } from '../store/page-cache';
+import { createDexiePageCache, pageCacheMaxAgeMs } from '../store/page-cache';
 import { createBrowserPageReader } from './offscreen-reader';
 import { withPdfTabs } from '../retrieval/pdf-tabs';
 import { createBrowserTabsAdapter } from './tabs-adapter';
@@ -39,7 +39,7 @@ export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOpt
     // PDF tabs are fetched and read with pdf.js (the viewer cannot be scripted).
     tabs: withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader }),
     reader,
-    cache: createDexiePageCache(db()),
+    cache: createDexiePageCache(db(), { maxAgeMs: pageCacheMaxAgeMs(settings.privacy.retentionDays) }),
     // Dense ranking wherever the endpoint offers embeddings (the settings name the model, or it
     // is found in the endpoint's model list); vectors persist in IndexedDB.
     ...endpointEmbeddings(settings.llm),

@@ -4,7 +4,7 @@
 import { browser } from 'wxt/browser';
 import { PAGE_MARKS_GLOBAL, type PageMark, type PageMarksApi, type ShowMarksOptions, type ShowMarksResult } from '@/lib/page-marks/types';
 
-export type { MarkVerdict, PageMark, PageMarkSource, ShowMarksOptions, ShowMarksResult } from '@/lib/page-marks/types';
+export type { MarkVerdict, PageMark, ShowMarksOptions, ShowMarksResult } from '@/lib/page-marks/types';
 
 /** Replaces any marks in the tab's top frame with these. Resolves with how many were found. */
 export async function showMarks(tabId: number, marks: PageMark[], options: ShowMarksOptions = {}): Promise<ShowMarksResult> {

@@ -1,4 +1,4 @@
-import { browser } from 'wxt/browser';
+import { browser, type Browser } from 'wxt/browser';
 import type { Reply, RequestMap, RequestType } from '../messages';
 import { RUN_PORT_PREFIX } from '../messages';
 import type { RunUpdate } from '../runs/run-manager';
@@ -24,4 +24,14 @@ export function followRun(id: string, onUpdate: (u: RunUpdate) => void, onClose?
   port.onMessage.addListener((m) => onUpdate(m as RunUpdate));
   port.onDisconnect.addListener(() => onClose?.());
   return () => port.disconnect();
+}
+
+/** True only for the extension's own pages (panel, options, offscreen document, worker). Content
+ * scripts run inside web pages with the extension's id, so the id alone does not tell them apart;
+ * their sender URL is the page's. Scripts Ratify injects into tabs never send messages, so any
+ * message from a tab's document is a page trying to drive the worker: it is not answered. */
+export function fromExtensionPage(sender: Browser.runtime.MessageSender | undefined): boolean {
+  if (!sender || sender.id !== browser.runtime.id || !sender.url) return false;
+  const origin = browser.runtime.getURL('/');
+  return sender.url.startsWith(origin);
 }

@@ -10,11 +10,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function fakePort(name: string) {
+/** The panel's port by default: sent from the extension's own page. */
+const PANEL: Browser.runtime.MessageSender = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/sidepanel.html' };
+
+function fakePort(name: string, sender: Browser.runtime.MessageSender = PANEL) {
   const posted: unknown[] = [];
   const onDisconnect: (() => void)[] = [];
   const port = {
     name,
+    sender,
     postMessage: (m: unknown) => posted.push(m),
     onDisconnect: { addListener: (f: () => void) => onDisconnect.push(f) },
   } as unknown as Browser.runtime.Port;
@@ -77,5 +81,23 @@ describe('run ports', () => {
     await handleRunPort(p.port, { manager: { isActive: () => false, subscribe }, getRun: async () => run, ready: Promise.resolve() });
     expect(subscribe).not.toHaveBeenCalled();
     expect(p.posted).toEqual([]);
+  });
+
+  it('never serves a run to a content script in a tab, nor to another extension', async () => {
+    const getRun = vi.fn(async () => ({ ...run, status: 'done' as const }));
+    const subscribe = vi.fn();
+    const senders: Browser.runtime.MessageSender[] = [
+      // A script in a web page carries the extension's id (it runs in its isolated world) but the page's URL.
+      { id: 'test-extension-id', url: 'https://evil.example/page.html', tab: { id: 4 } as Browser.tabs.Tab },
+      { id: 'other-extension', url: 'chrome-extension://other-extension/x.html' },
+      { id: 'test-extension-id' },
+    ];
+    for (const sender of senders) {
+      const p = fakePort('run:r1', sender);
+      await handleRunPort(p.port, { manager: { isActive: () => true, subscribe }, getRun, ready: Promise.resolve() });
+      expect(p.posted).toEqual([]);
+    }
+    expect(subscribe).not.toHaveBeenCalled();
+    expect(getRun).not.toHaveBeenCalled();
   });
 });

@@ -5,6 +5,7 @@ import { RUN_PORT_PREFIX } from '../messages';
 import type { Run } from '../pipeline/types';
 import type { RunManager } from '../runs/run-manager';
 import { keepAliveWhile } from './keep-alive';
+import { fromExtensionPage } from './messaging';
 
 export interface RunPortDeps {
   manager: Pick<RunManager, 'subscribe' | 'isActive'>;
@@ -16,7 +17,8 @@ export interface RunPortDeps {
 
 /** Handles one port; exported for tests (serveRunPorts wires it to runtime.onConnect). */
 export async function handleRunPort(port: Browser.runtime.Port, deps: RunPortDeps): Promise<void> {
-  if (!port.name.startsWith(RUN_PORT_PREFIX)) return;
+  // Runs (their text, sources and other tabs' passages) go only to the extension's own pages.
+  if (!port.name.startsWith(RUN_PORT_PREFIX) || !fromExtensionPage(port.sender)) return;
   const id = port.name.slice(RUN_PORT_PREFIX.length);
   await deps.ready;
   const unsubscribe = deps.manager.subscribe(id, (u) => port.postMessage(u));

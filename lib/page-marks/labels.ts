@@ -6,9 +6,8 @@ import type { MarkVerdict, MarksLanguage } from './types';
 
 export interface MarkLabels {
   verdict: Record<MarkVerdict, string>;
-  shouldRead: string;
-  sources: string;
-  noSources: string;
+  /** Where the correction and sources are. */
+  details: string;
   clear: string;
   close: string;
   dialog: string;
@@ -20,25 +19,21 @@ export interface MarkLabels {
 const LABELS: Record<MarksLanguage, MarkLabels> = {
   en: {
     verdict: VERDICT_LABELS.en,
-    shouldRead: 'Should read:',
-    sources: 'Sources',
-    noSources: 'No source found.',
+    details: 'The correction and sources are in the Ratify side panel.',
     clear: 'Clear marks',
     close: 'Close',
     dialog: 'Ratify check',
     markAria: 'Ratify: {verdict}. {sentence}',
-    hint: 'Press Enter for details.',
+    hint: 'Details are in the Ratify side panel.',
   },
   'zh-CN': {
     verdict: VERDICT_LABELS['zh-CN'],
-    shouldRead: '应为：',
-    sources: '来源',
-    noSources: '未找到来源。',
+    details: '更正和来源见 Ratify 侧边栏。',
     clear: '清除标记',
     close: '关闭',
     dialog: 'Ratify 核查',
     markAria: 'Ratify：{verdict}。{sentence}',
-    hint: '按 Enter 查看详情。',
+    hint: '详情见 Ratify 侧边栏。',
   },
 };
 

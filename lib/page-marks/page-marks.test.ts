@@ -1,6 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { createPageMarks, httpUrl, sanitizeMarks, MARK_TAG } from './page-marks';
+import { createPageMarks, sanitizeMarks, MARK_ATTR } from './page-marks';
+
+const MARK = `[${MARK_ATTR}]`;
 import type { PageMark } from './types';
 
 // linkedom has no shadow DOM or layout: these tests cover what marks do to the page's DOM; the
@@ -21,7 +23,7 @@ function page(html: string) {
   return document;
 }
 
-const mark = (sentence: string, verdict: PageMark['verdict'] = 'supported'): PageMark => ({ sentence, verdict, sources: [] });
+const mark = (sentence: string, verdict: PageMark['verdict'] = 'supported'): PageMark => ({ sentence, verdict });
 
 const HTML = '<p id="p">Intro text. Marie Curie moved to <a href="/paris">Paris</a> in 1891. She won it in 1903. End.</p><p id="q">The tower is 300 metres tall.</p>';
 
@@ -30,22 +32,24 @@ describe('marks in the page DOM', () => {
     const doc = page(HTML);
     const res = createPageMarks(doc).show([mark('Marie Curie moved to Paris in 1891.'), mark('The tower is 300 metres tall.', 'refuted'), mark('Not here.')]);
     expect(res).toEqual({ shown: 2, missing: ['Not here.'] });
-    const marks = [...doc.querySelectorAll(MARK_TAG)];
+    const marks = [...doc.querySelectorAll(MARK)];
     expect(marks.map((m) => m.textContent)).toEqual(['Marie Curie moved to ', 'Paris', ' in 1891.', 'The tower is 300 metres tall.']);
-    expect(marks.map((m) => m.getAttribute('data-verdict'))).toEqual(['supported', 'supported', 'supported', 'refuted']);
-    // The link keeps its place and its text; the mark is inside it.
+        // The link keeps its place and its text; the mark is inside it.
     expect(doc.querySelector('a')?.getAttribute('href')).toBe('/paris');
-    expect(doc.querySelector('a')?.firstElementChild?.tagName.toLowerCase()).toBe(MARK_TAG);
+    expect(doc.querySelector('a')?.firstElementChild?.hasAttribute(MARK_ATTR)).toBe(true);
     expect(doc.getElementById('p')?.textContent).toBe('Intro text. Marie Curie moved to Paris in 1891. She won it in 1903. End.');
   });
 
-  it('gives each mark one tab stop with an aria-label naming the verdict and the correction', () => {
+  it('gives each mark one tab stop named with its verdict and the page’s own sentence, nothing more', () => {
     const doc = page(HTML);
-    createPageMarks(doc).show([{ ...mark('Marie Curie moved to Paris in 1891.', 'corrected'), correction: 'She moved in late 1891.' }]);
-    const marks = [...doc.querySelectorAll(MARK_TAG)];
+    // Extra fields a caller might send (a correction, sources) are dropped before the page sees them.
+    const extra = { correction: 'She moved in late 1891.', sources: [{ n: 1, title: 'Other tab', url: 'https://intranet/x' }] };
+    createPageMarks(doc).show([{ ...mark('Marie Curie moved to Paris in 1891.', 'corrected'), ...extra } as PageMark]);
+    const marks = [...doc.querySelectorAll(MARK)];
     expect(marks.map((m) => m.getAttribute('tabindex'))).toEqual(['0', null, null]);
     expect(marks[0]!.getAttribute('role')).toBe('button');
-    expect(marks[0]!.getAttribute('aria-label')).toBe('Ratify: Corrected. Marie Curie moved to Paris in 1891. Should read: She moved in late 1891. Press Enter for details.');
+    expect(marks[0]!.getAttribute('aria-label')).toBe('Ratify: Corrected. Marie Curie moved to Paris in 1891. Details are in the Ratify side panel.');
+    expect(doc.documentElement.outerHTML).not.toMatch(/late 1891|Other tab|intranet|data-verdict/);
   });
 
   it('clear puts back the original text nodes, not merged with the page’s own neighbours', () => {
@@ -62,7 +66,7 @@ describe('marks in the page DOM', () => {
     expect(p.innerHTML).toBe(before);
     expect(p.childNodes.length).toBe(nodesBefore);
     expect(p.firstChild).toBe(firstText); // the page's references to its nodes still hold
-    expect(doc.querySelectorAll(MARK_TAG).length).toBe(0);
+    expect(doc.querySelectorAll(MARK).length).toBe(0);
     expect(marks.count()).toBe(0);
   });
 
@@ -72,20 +76,16 @@ describe('marks in the page DOM', () => {
     const marks = createPageMarks(doc);
     marks.show([mark('Marie Curie moved to Paris in 1891.')]);
     marks.show([mark('Marie Curie moved to Paris in 1891.', 'refuted'), mark('She won it in 1903.')]);
-    expect([...doc.querySelectorAll(MARK_TAG)].map((m) => m.getAttribute('data-verdict'))).toEqual(['refuted', 'refuted', 'refuted', 'supported']);
-    expect(doc.querySelector(`${MARK_TAG} ${MARK_TAG}`)).toBeNull();
+    expect([...doc.querySelectorAll(`${MARK}[tabindex]`)].map((m) => m.getAttribute('aria-label')?.split('.')[0])).toEqual(['Ratify: Refuted', 'Ratify: Supported']);
+    expect(doc.querySelector(`${MARK} ${MARK}`)).toBeNull();
     marks.clear();
     expect(doc.body.innerHTML).toBe(before);
   });
 
-  it('drops malformed marks and never links anything but http(s)', () => {
-    expect(sanitizeMarks([null, { sentence: 'x y', verdict: 'bogus' }, { sentence: 'A b.', verdict: 'refuted', sources: [{ n: 1, title: 7, url: 'javascript:alert(1)' }] }])).toEqual([
-      { sentence: 'A b.', verdict: 'refuted', correction: undefined, explanation: undefined, sources: [{ n: 1, title: 'javascript:alert(1)', url: 'javascript:alert(1)' }] },
+  it('drops malformed marks', () => {
+    expect(sanitizeMarks([null, { sentence: 'x y', verdict: 'bogus' }, { sentence: 'A b.', verdict: 'refuted', correction: 'C.', sources: [{ n: 1, title: 't', url: 'javascript:alert(1)' }] }])).toEqual([
+      { sentence: 'A b.', verdict: 'refuted' },
     ]);
     expect(sanitizeMarks('nope')).toEqual([]);
-    expect(httpUrl('javascript:alert(1)')).toBeUndefined();
-    expect(httpUrl('data:text/html,<b>x</b>')).toBeUndefined();
-    expect(httpUrl('https://example.org/a b')).toBe('https://example.org/a%20b');
-    expect(httpUrl('not a url')).toBeUndefined();
   });
 });

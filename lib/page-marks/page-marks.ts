@@ -1,54 +1,48 @@
-/** The page side of verdict marks: wraps each found sentence in <ratify-mark> elements, shows one
- * tooltip for the hovered or focused mark, and puts the page back exactly as it was on clear.
+/** The page side of verdict marks: wraps each found sentence in marks, shows one small tooltip for
+ * the hovered or focused mark, and puts the page back exactly as it was on clear.
+ *
+ * The page is hostile ground (its scripts share the DOM with us, though not our JavaScript
+ * world), so a mark tells the page nothing it did not show already: the verdict of the page's own
+ * sentence. The correction, the explanation and the sources (written from other tabs and the web)
+ * stay in the side panel. And the page cannot take marks over:
+ * - marks and the tooltip are <span>/<div> with closed shadow roots, attached before they enter
+ *   the page: no custom-element name a page could define first (a page's custom element class
+ *   would run its own code and reach a closed root through ElementInternals.shadowRoot);
+ * - the verdict lives in this script's memory and is drawn inside the shadow root; attributes the
+ *   page changes on a mark are put back;
+ * - a mark whose text the page changes is removed (the verdict was for the old text);
+ * - only trusted (user-made) events open the tooltip or press its buttons;
+ * - the extension only ever touches the marks it made (kept here), never anything found by a
+ *   selector, so a forged mark is just page content.
  *
  * Rules that keep the page intact: only the matched text is touched (text nodes are split at the
  * match and the middle part moved into a mark); styles live in shadow roots; listeners sit on our
  * own elements (plus Escape on the document while the tooltip is open) and never stop an event
- * from reaching the page's handlers. Model and page text go in as textContent only. */
+ * from reaching the page's handlers. Page text goes in as textContent only. */
 import { findSentences, type TextSegment } from './find-text';
-import { VERDICT_ICON, marksLabels, marksLanguage, type MarkLabels } from './labels';
-import { MARK_CSS, TOOLTIP_CSS } from './styles';
-import { MARK_VERDICTS, type PageMark, type PageMarksApi, type ShowMarksOptions, type ShowMarksResult } from './types';
+import { marksLabels, marksLanguage, type MarkLabels } from './labels';
+import { createTooltip } from './tooltip';
+import { MARK_CSS } from './styles';
+import { MARK_VERDICTS, type MarkVerdict, type PageMark, type PageMarksApi, type ShowMarksOptions, type ShowMarksResult } from './types';
 
-export const MARK_TAG = 'ratify-mark';
-export const TOOLTIP_TAG = 'ratify-tooltip';
+/** The attribute every mark piece carries, so users' tools (and tests) can find marks. It names no
+ * verdict, and the extension never looks marks up by it. */
+export const MARK_ATTR = 'data-ratify-mark';
 
 const MAX_MARKS = 200;
-const MAX_TEXT = 2000;
-const MAX_SOURCES = 20;
-const HIDE_DELAY_MS = 250;
 
-/** Marks arrive from the worker, but their text comes from a model: check shapes and sizes. */
+/** Marks arrive from the worker: check shapes and sizes, and keep only what the page may see. */
 export function sanitizeMarks(input: unknown): PageMark[] {
   if (!Array.isArray(input)) return [];
-  const str = (v: unknown, max = MAX_TEXT): string | undefined => (typeof v === 'string' && v.trim() ? v.slice(0, max) : undefined);
   const out: PageMark[] = [];
   for (const raw of input.slice(0, MAX_MARKS)) {
     if (typeof raw !== 'object' || raw === null) continue;
     const m = raw as Record<string, unknown>;
-    const sentence = str(m.sentence);
+    const sentence = typeof m.sentence === 'string' && m.sentence.trim() ? m.sentence.slice(0, 2000) : undefined;
     const verdict = MARK_VERDICTS.find((v) => v === m.verdict);
-    if (!sentence || !verdict) continue;
-    const sources = (Array.isArray(m.sources) ? m.sources : []).slice(0, MAX_SOURCES).flatMap((s: unknown) => {
-      if (typeof s !== 'object' || s === null) return [];
-      const r = s as Record<string, unknown>;
-      const url = str(r.url, 4000) ?? '';
-      return [{ n: typeof r.n === 'number' && Number.isFinite(r.n) ? r.n : 0, title: str(r.title, 300) ?? url, url }];
-    });
-    out.push({ sentence, verdict, correction: str(m.correction), explanation: str(m.explanation), sources });
+    if (sentence && verdict) out.push({ sentence, verdict });
   }
   return out;
-}
-
-/** The URL when it is http(s), else undefined: anything else (javascript:, data:, file:) is shown
- * as text, never as a link. */
-export function httpUrl(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 interface Split {
@@ -57,10 +51,16 @@ interface Split {
 }
 
 interface ShownMark {
-  mark: PageMark;
+  verdict: MarkVerdict;
   /** The mark's pieces in document order; the first is the one that takes focus. */
   els: HTMLElement[];
+  /** Each piece's text when it was marked: the verdict holds for this text only. */
+  texts: string[];
+  /** The attributes each piece must carry (role, tabindex, label): put back if the page changes them. */
+  attrs: Record<string, string>[];
 }
+
+const isTrusted = (e: Event) => e.isTrusted;
 
 export function createPageMarks(doc: Document): PageMarksApi {
   const win = doc.defaultView;
@@ -68,7 +68,11 @@ export function createPageMarks(doc: Document): PageMarksApi {
   let splits: Split[] = [];
   let labels: MarkLabels = marksLabels('en');
   const sheets = new Map<string, CSSStyleSheet | null>();
-  const tip = createTooltip();
+  const owner = new Map<Node, ShownMark>();
+  /** Closed roots are handed out only by attachShadow: kept here for drawing the icon. */
+  const roots = new WeakMap<Element, ShadowRoot>();
+  const tip = createTooltip<ShownMark>({ doc, labels: () => labels, adoptCss, clear: () => clear(), firstOf: (e) => e.els[0], verdictOf: (e) => e.verdict });
+  const observer = win?.MutationObserver ? new win.MutationObserver((records) => onPageChange(records)) : undefined;
 
   function show(input: PageMark[], options: ShowMarksOptions = {}): ShowMarksResult {
     clear();
@@ -86,7 +90,7 @@ export function createPageMarks(doc: Document): PageMarksApi {
     const els: HTMLElement[][] = marks.map(() => []);
     for (const group of byNode.values()) {
       group.sort((a, b) => b.seg.start - a.seg.start);
-      for (const p of group) (els[p.mark] ??= [])[p.order] = wrap(p.seg);
+      for (const p of group) (els[p.mark] ??= [])[p.order] = wrap(p.seg, marks[p.mark]?.verdict ?? 'unverifiable');
     }
 
     const missing: string[] = [];
@@ -96,58 +100,65 @@ export function createPageMarks(doc: Document): PageMarksApi {
         missing.push(mark.sentence);
         return;
       }
-      const entry: ShownMark = { mark, els: pieces };
+      const entry: ShownMark = { verdict: mark.verdict, els: pieces, texts: pieces.map((e) => e.textContent ?? ''), attrs: [] };
       shown.push(entry);
       decorate(entry);
     });
+    observer?.takeRecords(); // our own changes
     return { shown: shown.length, missing };
   }
 
-  function wrap({ node, start, end }: TextSegment): HTMLElement {
+  /** A mark piece: a span whose closed shadow root draws the verdict, made whole before the page
+   * can see it. */
+  function wrap({ node, start, end }: TextSegment, verdict: MarkVerdict): HTMLElement {
     if (end < node.length) splits.push({ left: node, right: node.splitText(end) });
     let middle = node;
     if (start > 0) {
       middle = node.splitText(start);
       splits.push({ left: node, right: middle });
     }
-    const el = doc.createElement(MARK_TAG);
+    const el = doc.createElement('span');
+    const shadow = el.attachShadow({ mode: 'closed' });
+    roots.set(el, shadow);
+    adoptCss(shadow, 'mark', MARK_CSS);
+    const face = doc.createElement('span');
+    face.className = `m ${verdict}`;
+    face.append(doc.createElement('slot'));
+    shadow.append(face);
     middle.parentNode?.insertBefore(el, middle);
     el.appendChild(middle);
     return el;
   }
 
   function decorate(entry: ShownMark) {
-    const { mark, els } = entry;
+    const { els } = entry;
     const text = els.map((e) => e.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim();
     els.forEach((el, i) => {
-      el.setAttribute('data-verdict', mark.verdict);
-      const shadow = el.attachShadow?.({ mode: 'closed' });
-      if (shadow) {
-        adoptCss(shadow, 'mark', MARK_CSS);
-        shadow.append(doc.createElement('slot'));
-        if (i === els.length - 1) {
-          const icon = doc.createElement('span');
-          icon.className = 'icon';
-          icon.setAttribute('aria-hidden', 'true');
-          shadow.append(icon);
-        }
+      const attrs: Record<string, string> = { [MARK_ATTR]: '' };
+      if (i === 0) {
+        // One tab stop per mark, on its first piece: the verdict and the page's own sentence.
+        const label = labels.markAria.replace('{verdict}', labels.verdict[entry.verdict]).replace('{sentence}', text);
+        Object.assign(attrs, { tabindex: '0', role: 'button', 'aria-haspopup': 'dialog', 'aria-label': `${label} ${labels.hint}` });
       }
-      el.addEventListener('mouseenter', (e) => tip.open(entry, el, e as MouseEvent, false));
-      el.addEventListener('mouseleave', () => tip.hideSoon());
+      entry.attrs[i] = attrs;
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      if (i === els.length - 1) {
+        const icon = doc.createElement('span');
+        icon.className = `icon ${entry.verdict}`;
+        icon.setAttribute('aria-hidden', 'true');
+        roots.get(el)?.append(icon);
+      }
+      owner.set(el, entry);
+      observer?.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+      el.addEventListener('mouseenter', (e) => isTrusted(e) && tip.open(entry, el, e as MouseEvent, false));
+      el.addEventListener('mouseleave', (e) => isTrusted(e) && tip.hideSoon());
     });
-    // One tab stop per mark, on its first piece; it carries the whole story for screen readers.
     const first = els[0];
     if (!first) return;
-    first.tabIndex = 0;
-    first.setAttribute('role', 'button');
-    first.setAttribute('aria-haspopup', 'dialog');
-    const parts = [labels.markAria.replace('{verdict}', labels.verdict[mark.verdict]).replace('{sentence}', text)];
-    if (mark.correction) parts.push(`${labels.shouldRead} ${mark.correction}`);
-    parts.push(labels.hint);
-    first.setAttribute('aria-label', parts.join(' '));
-    first.addEventListener('focus', () => tip.open(entry, first, undefined, false));
-    first.addEventListener('blur', (e) => tip.blurFrom((e as FocusEvent).relatedTarget));
+    first.addEventListener('focus', (e) => isTrusted(e) && tip.open(entry, first, undefined, false));
+    first.addEventListener('blur', (e) => isTrusted(e) && tip.blurFrom((e as FocusEvent).relatedTarget));
     first.addEventListener('keydown', (e) => {
+      if (!isTrusted(e)) return;
       const k = (e as KeyboardEvent).key;
       if (k === 'Enter' || k === ' ') {
         e.preventDefault(); // Space would scroll the page
@@ -156,16 +167,48 @@ export function createPageMarks(doc: Document): PageMarksApi {
     });
   }
 
+  /** The page touched a mark: attributes are put back; changed text ends that mark. */
+  function onPageChange(records: MutationRecord[]) {
+    const changed = new Set<ShownMark>();
+    for (const r of records) {
+      let node: Node | null = r.target;
+      while (node && !owner.has(node)) node = node.parentNode;
+      const entry = node && owner.get(node);
+      if (!entry) continue;
+      if (r.type === 'attributes') restoreAttrs(entry);
+      else changed.add(entry);
+    }
+    for (const entry of changed) {
+      if (entry.els.some((el, i) => el.textContent !== entry.texts[i] || el.childNodes.length !== 1)) remove(entry);
+    }
+    observer?.takeRecords(); // our own repairs
+  }
+
+  function restoreAttrs(entry: ShownMark) {
+    entry.els.forEach((el, i) => {
+      const want = entry.attrs[i] ?? {};
+      for (const a of [...el.attributes]) if (!(a.name in want)) el.removeAttribute(a.name);
+      for (const [k, v] of Object.entries(want)) if (el.getAttribute(k) !== v) el.setAttribute(k, v);
+    });
+  }
+
+  /** Unwraps one mark's pieces, leaving whatever text is in them now. */
+  function remove(entry: ShownMark) {
+    if (tip.ownedBy(entry)) tip.close(false);
+    for (const el of entry.els) {
+      owner.delete(el);
+      const parent = el.parentNode;
+      if (!parent) continue;
+      while (el.firstChild) parent.insertBefore(el.firstChild, el);
+      el.remove();
+    }
+    shown = shown.filter((x) => x !== entry);
+  }
+
   function clear() {
     tip.close(false);
-    for (const { els } of shown) {
-      for (const el of els) {
-        const parent = el.parentNode;
-        if (!parent) continue;
-        while (el.firstChild) parent.insertBefore(el.firstChild, el);
-        el.remove();
-      }
-    }
+    observer?.disconnect();
+    for (const entry of [...shown]) remove(entry);
     // Undo the splits newest first, and only where the two halves are still neighbours: the page
     // may have changed in between, and its own adjacent text nodes are never merged.
     for (let i = splits.length - 1; i >= 0; i--) {
@@ -213,180 +256,10 @@ export function createPageMarks(doc: Document): PageMarksApi {
     shadow.append(style);
   }
 
-  function createTooltip() {
-    let host: HTMLElement | undefined;
-    let box: HTMLElement | undefined;
-    let owner: { entry: ShownMark; anchor: HTMLElement; point?: { x: number; y: number } } | undefined;
-    let hideTimer: ReturnType<typeof setTimeout> | undefined;
-    let hovered = false;
-
-    const onDocKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') api.close(true);
-    };
-    const onViewport = () => place();
-
-    function ensure(): { host: HTMLElement; box: HTMLElement } {
-      if (host && box && host.isConnected) return { host, box };
-      host = doc.createElement(TOOLTIP_TAG);
-      const shadow = host.attachShadow({ mode: 'closed' });
-      adoptCss(shadow, 'tooltip', TOOLTIP_CSS);
-      box = doc.createElement('div');
-      box.className = 'box';
-      box.setAttribute('role', 'dialog');
-      shadow.append(box);
-      box.addEventListener('mouseenter', () => {
-        hovered = true;
-        cancelHide();
-      });
-      box.addEventListener('mouseleave', () => {
-        hovered = false;
-        api.hideSoon();
-      });
-      box.addEventListener('keydown', (e) => {
-        if (e.key === 'Escape') api.close(true);
-      });
-      box.addEventListener('focusout', (e) => api.blurFrom(e.relatedTarget));
-      (doc.body ?? doc.documentElement).append(host);
-      return { host, box };
-    }
-
-    function cancelHide() {
-      if (hideTimer !== undefined) clearTimeout(hideTimer);
-      hideTimer = undefined;
-    }
-
-    /** Below the line the pointer is on (or the mark's first line), above it when there is no room. */
-    function place() {
-      if (!owner || !box || !win) return;
-      const rects = [...owner.anchor.getClientRects()];
-      const p = owner.point;
-      const line = (p && rects.find((r) => p.y >= r.top - 2 && p.y <= r.bottom + 2)) ?? rects[0] ?? owner.anchor.getBoundingClientRect();
-      const { width, height } = box.getBoundingClientRect();
-      const vw = win.innerWidth;
-      const vh = win.innerHeight;
-      const left = Math.max(8, Math.min((p?.x ?? line.left) - 16, vw - width - 8));
-      let top = line.bottom + 6;
-      if (top + height > vh - 8 && line.top - height - 6 >= 8) top = line.top - height - 6;
-      box.style.left = `${Math.round(left)}px`;
-      box.style.top = `${Math.round(top)}px`;
-    }
-
-    function render(box: HTMLElement, mark: PageMark) {
-      box.replaceChildren();
-      box.className = `box ${mark.verdict}`;
-      const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] => {
-        const e = doc.createElement(tag);
-        if (cls) e.className = cls;
-        if (text !== undefined) e.textContent = text;
-        return e;
-      };
-      const head = el('div', 'head');
-      head.id = 'ratify-head';
-      const badge = el('span', 'badge', VERDICT_ICON[mark.verdict]);
-      badge.setAttribute('aria-hidden', 'true');
-      head.append(badge, el('span', 'verdict', labels.verdict[mark.verdict]));
-      box.setAttribute('aria-labelledby', 'ratify-head');
-      box.setAttribute('aria-description', labels.dialog);
-      box.append(head);
-      if (mark.correction) {
-        const p = el('p', 'correction');
-        p.append(el('span', 'label', labels.shouldRead), ' ', el('span', 'corrected', mark.correction));
-        box.append(p);
-      }
-      if (mark.explanation) box.append(el('p', 'explanation', mark.explanation));
-      box.append(el('p', 'sources-title', labels.sources));
-      if (mark.sources.length) {
-        const list = el('ol', 'sources');
-        for (const s of mark.sources) {
-          const li = el('li');
-          li.append(el('span', 'n', `[${s.n}]`));
-          const href = httpUrl(s.url);
-          if (href) {
-            const a = el('a', undefined, s.title);
-            a.href = href;
-            a.target = '_blank';
-            a.rel = 'noopener noreferrer';
-            li.append(a, ' ', el('span', 'site', new URL(href).hostname));
-          } else {
-            li.append(el('span', 'title', s.title));
-          }
-          list.append(li);
-        }
-        box.append(list);
-      } else {
-        box.append(el('p', 'explanation', labels.noSources));
-      }
-      const actions = el('div', 'actions');
-      const clearBtn = el('button', 'clear', labels.clear);
-      clearBtn.type = 'button';
-      clearBtn.addEventListener('click', () => clear());
-      const close = el('button', 'close', '×');
-      close.type = 'button';
-      close.setAttribute('aria-label', labels.close);
-      close.addEventListener('click', () => api.close(true));
-      actions.append(clearBtn, close);
-      box.append(actions);
-    }
-
-    const api = {
-      open(entry: ShownMark, anchor: HTMLElement, e: MouseEvent | undefined, moveFocus: boolean) {
-        cancelHide();
-        const { host, box } = ensure();
-        const point = e ? { x: e.clientX, y: e.clientY } : undefined;
-        if (owner?.entry !== entry) render(box, entry.mark);
-        owner = { entry, anchor, point };
-        if (!host.hasAttribute('data-open')) {
-          host.setAttribute('data-open', '');
-          // The top layer puts it above the page's own overlays; older browsers get z-index only.
-          if (typeof host.showPopover === 'function') {
-            host.setAttribute('popover', 'manual');
-            host.showPopover();
-          }
-          doc.addEventListener('keydown', onDocKey);
-          win?.addEventListener('scroll', onViewport, { capture: true, passive: true });
-          win?.addEventListener('resize', onViewport, { passive: true });
-        }
-        place();
-        if (moveFocus) box.querySelector<HTMLElement>('a, button')?.focus();
-      },
-      close(returnFocus: boolean) {
-        cancelHide();
-        if (!host?.hasAttribute('data-open')) return;
-        const back = owner?.entry.els[0];
-        const hadFocus = returnFocus && host.matches(':focus-within');
-        host.removeAttribute('data-open');
-        if (host.hasAttribute('popover')) host.hidePopover();
-        doc.removeEventListener('keydown', onDocKey);
-        win?.removeEventListener('scroll', onViewport, { capture: true });
-        win?.removeEventListener('resize', onViewport);
-        owner = undefined;
-        hovered = false;
-        if (hadFocus && back?.isConnected) back.focus({ preventScroll: true });
-      },
-      hideSoon() {
-        cancelHide();
-        hideTimer = setTimeout(() => {
-          // Stay open while the reader is in it by keyboard or pointer.
-          const focusInside = host?.matches(':focus-within') || (owner && doc.activeElement === owner.entry.els[0]);
-          if (!hovered && !focusInside) api.close(false);
-        }, HIDE_DELAY_MS);
-      },
-      blurFrom(to: EventTarget | null) {
-        if (to instanceof Node && (to === host || to === owner?.entry.els[0] || box?.contains(to))) return;
-        api.hideSoon();
-      },
-      remove() {
-        api.close(false);
-        host?.remove();
-        host = box = undefined;
-      },
-    };
-    return api;
-  }
-
   return {
     show,
     clear,
-    count: () => shown.length,
+    // Marks the page has since removed (a re-render) are gone for the reader too.
+    count: () => shown.filter((e) => e.els.every((el) => el.isConnected)).length,
   };
 }

@@ -2,33 +2,37 @@
  * into the page; `!important` on :host because page rules on the host element would otherwise
  * win over ours. */
 
+// The host is a plain <span> in the page: `all: unset` (important, so it beats the page's own
+// rules for span) makes it a neutral inline box that inherits the text's look. The verdict is drawn
+// by the inner .m element, whose class this script sets from its own memory: nothing the page can
+// reach (an attribute, a part) decides the colour.
 // Colour plus a line style per verdict, so colour is never the only signal; the icon comes from
 // generated content so it is not part of the page's text (innerText, copy, find-in-page).
 export const MARK_CSS = `
-:host {
-  text-decoration-line: underline !important;
-  text-decoration-thickness: 2px !important;
-  text-underline-offset: 0.18em !important;
-  text-decoration-skip-ink: none !important;
-  border-radius: 2px !important;
+:host { all: unset !important; display: inline !important; cursor: help !important; }
+:host(:focus) { outline: none !important; }
+:host(:focus-visible) { outline: 2px solid #2563eb !important; outline-offset: 1px !important; }
+.m {
+  text-decoration-line: underline;
+  text-decoration-thickness: 2px;
+  text-underline-offset: 0.18em;
+  text-decoration-skip-ink: none;
+  border-radius: 2px;
   -webkit-box-decoration-break: clone;
   box-decoration-break: clone;
-  cursor: help;
 }
-:host(:focus) { outline: none; }
-:host(:focus-visible) { outline: 2px solid #2563eb !important; outline-offset: 1px !important; }
-:host([data-verdict="supported"]) { text-decoration-style: solid !important; text-decoration-color: #15803d !important; background-color: rgb(22 163 74 / 0.13) !important; }
-:host([data-verdict="corrected"]) { text-decoration-style: wavy !important; text-decoration-color: #b45309 !important; background-color: rgb(245 158 11 / 0.18) !important; }
-:host([data-verdict="refuted"]) { text-decoration-style: double !important; text-decoration-color: #b91c1c !important; background-color: rgb(220 38 38 / 0.12) !important; }
-:host([data-verdict="unverifiable"]) { text-decoration-style: dotted !important; text-decoration-color: #6b7280 !important; background-color: rgb(107 114 128 / 0.12) !important; }
+.m.supported { text-decoration-style: solid; text-decoration-color: #15803d; background-color: rgb(22 163 74 / 0.13); }
+.m.corrected { text-decoration-style: wavy; text-decoration-color: #b45309; background-color: rgb(245 158 11 / 0.18); }
+.m.refuted { text-decoration-style: double; text-decoration-color: #b91c1c; background-color: rgb(220 38 38 / 0.12); }
+.m.unverifiable { text-decoration-style: dotted; text-decoration-color: #6b7280; background-color: rgb(107 114 128 / 0.12); }
 /* A zero-size box at the end of the text, its glyph hung above it out of flow: it takes no
    space and adds no height, so no line of the page re-wraps or moves. */
 .icon { display: inline-block; position: relative; width: 0; height: 0; vertical-align: baseline; pointer-events: none; user-select: none; }
 .icon::after { content: var(--ratify-icon); position: absolute; left: -0.2em; bottom: 0.55em; font: bold 0.8em/1 system-ui, sans-serif; }
-:host([data-verdict="supported"]) .icon { color: #15803d; --ratify-icon: "✓"; }
-:host([data-verdict="corrected"]) .icon { color: #b45309; --ratify-icon: "✎"; }
-:host([data-verdict="refuted"]) .icon { color: #b91c1c; --ratify-icon: "✗"; }
-:host([data-verdict="unverifiable"]) .icon { color: #6b7280; --ratify-icon: "?"; }
+.icon.supported { color: #15803d; --ratify-icon: "✓"; }
+.icon.corrected { color: #b45309; --ratify-icon: "✎"; }
+.icon.refuted { color: #b91c1c; --ratify-icon: "✗"; }
+.icon.unverifiable { color: #6b7280; --ratify-icon: "?"; }
 `;
 
 export const TOOLTIP_CSS = `
@@ -60,22 +64,14 @@ export const TOOLTIP_CSS = `
 .refuted .badge { background: #b91c1c; } .refuted .head { color: #991b1b; }
 .unverifiable .badge { background: #6b7280; } .unverifiable .head { color: #374151; }
 p { margin: 6px 0 0; }
-.label { font-weight: 600; }
 .explanation { color: #57606a; }
-.sources-title { margin: 8px 0 0; font-weight: 600; }
-ol { margin: 2px 0 0; padding: 0 0 0 1.9em; list-style: none; }
-li { margin: 2px 0; position: relative; }
-.n { position: absolute; left: -1.9em; width: 1.6em; text-align: right; color: #57606a; font-variant-numeric: tabular-nums; }
-a { color: #0b57d0; text-decoration: underline; }
-.site { color: #57606a; font-size: 11px; }
 .actions { display: flex; justify-content: space-between; gap: 8px; margin-top: 10px; }
 button { font: inherit; padding: 3px 10px; border-radius: 6px; border: 1px solid #d0d7de; background: #f6f8fa; color: inherit; cursor: pointer; }
 button:hover { background: #eaeef2; }
-a:focus-visible, button:focus-visible { outline: 2px solid #2563eb; outline-offset: 2px; }
+button:focus-visible { outline: 2px solid #2563eb; outline-offset: 2px; }
 @media (prefers-color-scheme: dark) {
   .box { background: #1f2328; color: #e6edf3; border-color: #444c56; }
-  .explanation, .n, .site { color: #9da7b3; }
-  a { color: #6cb6ff; }
+  .explanation { color: #9da7b3; }
   button { background: #2d333b; border-color: #444c56; }
   button:hover { background: #373e47; }
   .supported .head { color: #4ade80; } .corrected .head { color: #fbbf24; } .refuted .head { color: #f87171; } .unverifiable .head { color: #cbd5e1; }

@@ -5,21 +5,13 @@ export type MarkVerdict = 'supported' | 'corrected' | 'refuted' | 'unverifiable'
 
 export const MARK_VERDICTS: readonly MarkVerdict[] = ['supported', 'corrected', 'refuted', 'unverifiable'];
 
-export interface PageMarkSource {
-  /** The citation number shown in the side panel. */
-  n: number;
-  title: string;
-  url: string;
-}
-
+/** What a tab is given: its own sentence and the verdict, nothing else. The correction, the
+ * explanation and the sources come from other tabs and the web; the page's scripts share the DOM
+ * with the marks, so those stay in the side panel. */
 export interface PageMark {
   /** The sentence as it appears in the page (whitespace and case may differ). */
   sentence: string;
   verdict: MarkVerdict;
-  /** What the sentence should say (corrected / refuted). */
-  correction?: string;
-  explanation?: string;
-  sources: PageMarkSource[];
 }
 
 export interface ShowMarksResult {

@@ -48,7 +48,8 @@ async function ask(library: Library) {
 }
 
 const libraryOver = async () =>
-  createLibrary({ search: DEFAULT_SETTINGS.search, privacy: { ...DEFAULT_SETTINGS.privacy, excludedDomains: [] }, pipeline: DEFAULT_SETTINGS.pipeline, tabs: await tabs(), providers: [], allowFiles: true });
+  // The fixture pages stand for tabs served from this machine: private-network tabs allowed.
+  createLibrary({ search: DEFAULT_SETTINGS.search, privacy: { ...DEFAULT_SETTINGS.privacy, excludedDomains: [], privateNetwork: true }, pipeline: DEFAULT_SETTINGS.pipeline, tabs: await tabs(), providers: [], allowFiles: true });
 
 describe('cross-language retrieval', () => {
   it('answers an English question from a French tab through a model-written French query', async () => {

@@ -27,10 +27,23 @@ function attr(v: string): string {
   return neutralise(v, 300).replace(/["\n\r]/g, ' ').trim();
 }
 
+/** An address as the model sees it: without query string and fragment, where tokens, session ids
+ * and search terms live (`?reset_token=…`); the page is still identified. */
+export function promptUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.search = '';
+    u.hash = '';
+    return u.href;
+  } catch {
+    return url.split(/[?#]/)[0] ?? '';
+  }
+}
+
 export function dataBlock(attrs: Record<string, string | undefined>, text: string, max?: number): string {
   const a = Object.entries(attrs)
     .filter(([, v]) => v !== undefined && v !== '')
-    .map(([k, v]) => `${k}="${attr(v as string)}"`)
+    .map(([k, v]) => `${k}="${attr(k === 'url' ? promptUrl(v as string) : (v as string))}"`)
     .join(' ');
   return `${OPEN} ${a}>>>\n${neutralise(text, max)}\n${CLOSE}`;
 }

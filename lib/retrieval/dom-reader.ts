@@ -1,6 +1,7 @@
 /** PageReader where the platform has DOMParser: the offscreen document (Chrome) and the
  * background page (Firefox MV2). Parsed documents are inert: no scripts run, nothing loads. */
 import { extractReadable } from './extract';
+import { createStaticHiddenChecks } from './static-hidden';
 import type { PageReader, ReadablePage } from './page';
 import { hashText } from './text';
 
@@ -14,7 +15,9 @@ export function createDomPageReader(): PageReader {
         base.href = url;
         doc.head?.prepend(base);
       }
-      return extractReadable(doc, url, { hash: hashText(html) });
+      // No layout here: the page's own declared styles say what its reader could not see.
+      const checks = createStaticHiddenChecks(doc);
+      return extractReadable(doc, url, { hash: hashText(html), isHidden: checks.isHidden, isTextHidden: checks.isTextHidden });
     },
   };
 }

@@ -26,6 +26,9 @@ export function contentHash(doc: Document): string {
 
 function hidden(el: Element): boolean {
   if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  // What the user types (mail drafts, comments, editors) is theirs, not the page's: never read.
+  const editable = el.getAttribute('contenteditable');
+  if ((editable !== null && editable.toLowerCase() !== 'false') || el.getAttribute('role') === 'textbox') return true;
   const style = el.getAttribute('style');
   if (style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style)) return true;
   const type = el.getAttribute('type');
@@ -90,6 +93,9 @@ export interface ExtractOptions {
   /** For a rendered page: whether the user cannot see an element (CSS-hidden, zero-size text).
    * Such text is left out, so instructions hidden from the reader never reach the model. */
   isHidden?: (el: Element) => boolean;
+  /** Whether only an element's own text is invisible (its children may show): the same colour as
+   * its background, a tiny font, pushed away by text-indent. Its direct text is left out. */
+  isTextHidden?: (el: Element) => boolean;
 }
 
 export function extractReadable(doc: Document, url: string, opts: ExtractOptions = {}): ReadablePage {
@@ -97,10 +103,13 @@ export function extractReadable(doc: Document, url: string, opts: ExtractOptions
   const lang = doc.documentElement?.getAttribute('lang') || undefined;
   let title = (doc.title ?? '').trim();
   let out: { text: string; headings: Heading[] } | undefined;
+  // What the user cannot see is gone before anything reads the page (the live page is only read).
+  // Editable areas and attribute-hidden elements go too: Readability keeps some of them.
+  const clean = doc.cloneNode(true) as Document;
+  if (doc.body && clean.body) dropHidden(doc.body, clean.body, opts);
   try {
     // Readability changes the document it is given; the live page (and the fallback) must not see that.
-    const work = doc.cloneNode(true) as Document;
-    if (opts.isHidden && doc.body && work.body) dropHidden(doc.body, work.body, opts.isHidden);
+    const work = clean.cloneNode(true) as Document;
     // serializer: keep the element instead of an HTML string, so no second parse is needed.
     const article = new Readability<Element>(work, { serializer: (el) => el as Element }).parse();
     if (article?.content) {
@@ -111,25 +120,26 @@ export function extractReadable(doc: Document, url: string, opts: ExtractOptions
   } catch {
     // Readability throws on some odd documents; the visible text below still serves.
   }
-  out ??= textFromNode(doc.body ?? doc, { skipChrome: true, isHidden: opts.isHidden });
+  out ??= textFromNode(clean.body ?? clean, { skipChrome: true });
   return { url, hash, title: title || url, text: out.text, headings: out.headings, lang };
 }
 
-/** Remove from `copy` the elements whose counterpart in `live` is hidden. The copy is a fresh
- * clone of `live`, so walking both trees in step pairs each element with its original; the live
- * page is only read, never changed. */
-function dropHidden(live: Element, copy: Element, isHidden: (el: Element) => boolean): void {
-  const doomed: Element[] = [];
+/** Remove from `copy` the elements whose counterpart in `live` is hidden, and the direct text of
+ * those whose own text is. The copy is a fresh clone of `live`, so walking both trees in step
+ * pairs each element with its original; the live page is only read, never changed. */
+function dropHidden(live: Element, copy: Element, opts: Pick<ExtractOptions, 'isHidden' | 'isTextHidden'>): void {
+  const doomed: Node[] = [];
   const visit = (a: Element, b: Element) => {
+    if (opts.isTextHidden?.(a)) for (let t = b.firstChild; t; t = t.nextSibling) if (t.nodeType === 3) doomed.push(t);
     let x = a.firstElementChild;
     let y = b.firstElementChild;
     while (x && y) {
-      if (isHidden(x)) doomed.push(y);
+      if (hidden(x) || opts.isHidden?.(x)) doomed.push(y);
       else visit(x, y);
       x = x.nextElementSibling;
       y = y.nextElementSibling;
     }
   };
   visit(live, copy);
-  for (const el of doomed) el.remove();
+  for (const n of doomed) n.parentNode?.removeChild(n);
 }

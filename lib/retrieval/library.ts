@@ -141,6 +141,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     const r = await readTabs(tabs, adapter, {
       excludedDomains: opts.privacy.excludedDomains,
       allowIncognito: opts.privacy.allowIncognito,
+      privateNetwork: opts.privacy.privateNetwork,
       allowFiles: opts.allowFiles,
       extensionOrigin: adapter.extensionOrigin,
       originTabId: opts.origin?.tabId,

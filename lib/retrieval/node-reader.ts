@@ -2,6 +2,7 @@
  * PDFs are read with pdf.js's legacy build. */
 import { parseHTML } from 'linkedom';
 import { extractReadable } from './extract';
+import { createStaticHiddenChecks } from './static-hidden';
 import type { PageReader, ReadablePage } from './page';
 import { readPdf } from './pdf';
 import { nodePdfJs } from './pdf-node';
@@ -12,7 +13,9 @@ export function createNodePageReader(): PageReader {
     async read(html: string, url: string): Promise<ReadablePage> {
       // linkedom's types are its own DOM classes; they implement the parts of Document used here.
       const { document } = parseHTML(html) as unknown as { document: Document };
-      return extractReadable(document, url, { hash: hashText(html) });
+      // The same layout-free filter as the offscreen document (dom-reader.ts).
+      const checks = createStaticHiddenChecks(document);
+      return extractReadable(document, url, { hash: hashText(html), isHidden: checks.isHidden, isTextHidden: checks.isTextHidden });
     },
     async readPdf(bytes, url, signal) {
       return readPdf(await nodePdfJs(), bytes, url, { signal });

@@ -4,6 +4,7 @@
 import type { PageCache } from '../store/page-cache';
 import type { ReadablePage } from './page';
 import type { SourceStatus } from './types';
+import { isPrivateHost } from './private-host';
 import { cutNote } from './pdf';
 import { documentUrl } from './text';
 
@@ -36,6 +37,8 @@ export interface TabsAdapter {
 export interface TabRules {
   excludedDomains: string[];
   allowIncognito: boolean;
+  /** Read tabs on this machine and private networks (localhost, 192.168.x, intranet names). */
+  privateNetwork?: boolean;
   /** file:// pages are local documents; read only when the user allows it. */
   allowFiles?: boolean;
   extensionOrigin?: string;
@@ -82,6 +85,9 @@ export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
   if (rules.originUrl && documentUrl(tab.url) === documentUrl(rules.originUrl)) return 'selection source';
   if (tab.incognito && !rules.allowIncognito) return 'incognito';
   if (u.hostname && isExcludedHost(u.hostname, rules.excludedDomains)) return 'excluded domain';
+  // By name, without DNS. Unlike fetched pages (lib/net/host-policy.ts), reserved names such as
+  // .test and .example are not private here: a tab on them is whatever the browser resolved.
+  if (u.hostname && !rules.privateNetwork && isPrivateHost(u.hostname)) return 'private network';
   if (tab.discarded) return 'discarded tab';
   return undefined;
 }

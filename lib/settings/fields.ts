@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 /** Codes a settings problem can carry (lib/i18n has a message for each). */
-export type ProblemCode = 'required' | 'url-invalid' | 'url-scheme' | 'range';
+export type ProblemCode = 'required' | 'url-invalid' | 'url-scheme' | 'url-insecure' | 'range';
 
 /** A URL field: empty, or an http(s) URL ({lang} stands for a language code). */
 export const urlField = z.string().trim().superRefine((value, ctx) => {
@@ -17,6 +17,20 @@ export const urlField = z.string().trim().superRefine((value, ctx) => {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'url-scheme' satisfies ProblemCode });
 });
+
+/** True when a key sent to this URL would cross the network in clear text: http to anything but
+ * this machine (localhost, 127.0.0.0/8, [::1]). Local servers (Ollama, LM Studio) stay allowed. */
+export function sendsKeyInClear(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value.replace('{lang}', 'en'));
+  } catch {
+    return false; // an invalid URL has its own problem code
+  }
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.toLowerCase();
+  return !(host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]');
+}
 
 /** An integer or number in [min, max]; the options form reads the range back from the schema. */
 export function intIn(min: number, max: number) {

@@ -4,10 +4,14 @@
  * never touched a setting kept the default of the day they first saved, and later defaults never
  * reached them.
  * v2: only what differs from the defaults is stored (see `toStored`); v1 values equal to v1's
- * defaults are dropped, so the current defaults apply to them. */
+ * defaults are dropped, so the current defaults apply to them.
+ * v3: privacy defaults tightened: tabs are read from the current window (was: all windows), and
+ * tabs on this machine or a private network are not read (new `privacy.privateNetwork`, off). A
+ * v2 object never held the old default scope (defaults were not stored), so it needs no change:
+ * who had chosen a scope keeps it, everyone else gets the current window. */
 import { DEFAULT_SETTINGS, type Settings } from './schema';
 
-export const SETTINGS_VERSION = 2;
+export const SETTINGS_VERSION = 3;
 
 type Raw = Record<string, unknown>;
 
@@ -38,6 +42,7 @@ export const V1_DEFAULTS: Raw = {
 /** Step n → n + 1. */
 const STEPS: Record<number, (raw: Raw) => Raw> = {
   1: (raw) => withoutEqual(raw, V1_DEFAULTS) as Raw,
+  2: (raw) => raw,
 };
 
 /** Brings a stored object (any version, or nothing) to the current version's stored form. */

@@ -51,6 +51,17 @@ describe('settings', () => {
     expect(validateSettings(withDefaults({ llm: { baseURL: 'http://127.0.0.1:1234/v1', model: 'm' } }))).toEqual([]);
   });
 
+  it('refuses to send a key over plain http except to this computer', () => {
+    const llm = (baseURL: string, apiKey = 'sk-secret') => validateSettings(withDefaults({ llm: { baseURL, model: 'm', apiKey } }));
+    expect(llm('http://api.example.com/v1')).toEqual([{ field: 'llm.baseURL', message: 'url-insecure' }]);
+    expect(llm('http://192.168.1.20:8000/v1')).toEqual([{ field: 'llm.baseURL', message: 'url-insecure' }]);
+    for (const ok of ['https://api.example.com/v1', 'http://localhost:11434/v1', 'http://127.0.0.1:1234/v1', 'http://[::1]:8080/v1']) expect(llm(ok)).toEqual([]);
+    // Without a key there is nothing to leak: a keyless http server on the LAN stays allowed.
+    expect(llm('http://192.168.1.20:8000/v1', '')).toEqual([]);
+    const brave = validateSettings(withDefaults({ llm: { baseURL: 'https://x', model: 'm' }, search: { brave: { enabled: true, apiKey: 'k', baseURL: 'http://search.example' } } }));
+    expect(brave).toEqual([{ field: 'search.brave.baseURL', message: 'url-insecure' }]);
+  });
+
   it('gives the options form the ranges it shows, from the schema itself', () => {
     expect(rangeOf(SECTION_SCHEMAS.pipeline.shape.maxSteps)).toEqual({ min: 1, max: 12, step: 1 });
     expect(rangeOf(SECTION_SCHEMAS.pipeline.shape.betaThreshold)).toMatchObject({ min: 0, max: 1 });
@@ -77,6 +88,18 @@ describe('settings migrations', () => {
     expect(s.pipeline.maxSteps).toBe(4);
     expect(s.pipeline.passageChars).toBe(DEFAULT_SETTINGS.pipeline.passageChars);
     expect(s.privacy.tabScope).toBe(DEFAULT_SETTINGS.privacy.tabScope);
+  });
+
+  it('v2 → v3: the tab scope defaults to the current window and private-network tabs are off, unless chosen', () => {
+    const untouched = migrateSettings({ version: 2, privacy: { allowIncognito: true } });
+    expect(untouched.from).toBe(2);
+    const s = withDefaults(untouched.raw);
+    expect(s.privacy).toMatchObject({ tabScope: 'window', privateNetwork: false, allowIncognito: true });
+    // A choice made under v2 is kept.
+    expect(withDefaults(migrateSettings({ version: 2, privacy: { tabScope: 'all' } }).raw).privacy.tabScope).toBe('all');
+    // v1 stored its default 'all' explicitly; it gives way to the new default like every v1 default.
+    expect(withDefaults(migrateSettings(structuredClone(V1_DEFAULTS)).raw).privacy.tabScope).toBe('window');
+    expect(toStored(withDefaults({ privacy: { privateNetwork: true } }))).toEqual({ version: 3, privacy: { privateNetwork: true } });
   });
 
   it('stores only differences from the defaults, with the version, and reads them back unchanged', () => {

@@ -4,7 +4,7 @@
  * worker, the panel, the options page and the Node CLI (which builds one from flags). */
 import { z } from 'zod';
 import { SEARCH_PROVIDERS, providerSettingsShapes } from '../retrieval/search/registry';
-import { intIn, numberIn, urlField, type ProblemCode } from './fields';
+import { intIn, numberIn, sendsKeyInClear, urlField, type ProblemCode } from './fields';
 
 export const PROVIDER_PRESET_IDS = ['openai', 'ollama', 'lmstudio', 'openrouter', 'custom', 'builtin'] as const;
 export type ProviderPreset = (typeof PROVIDER_PRESET_IDS)[number];
@@ -72,12 +72,13 @@ const pipelineSchema = z.object({
 });
 
 const privacySchema = z.object({
-  tabScope: z.enum(['window', 'all']).default('all'),
+  /** Which tabs are read when no choice is made for the question (verify runs): the current window. */
+  tabScope: z.enum(['window', 'all']).default('window'),
   excludedDomains: z.array(z.string().trim().toLowerCase()).default(DEFAULT_EXCLUDED_DOMAINS),
   allowIncognito: z.boolean().default(false),
-  /** Fetch result pages on this machine and private networks (localhost, 10.x, 192.168.x,
-   * intranet names): for a self-hosted SearXNG that indexes an intranet. Off: a search result can
-   * never make Ratify reach into the user's network. */
+  /** Read tabs on this machine and private networks (localhost, 10.x, 192.168.x, intranet names)
+   * and fetch result pages there. Off: router pages, admin consoles and intranet wikis never
+   * reach the model, and a search result can never make Ratify reach into the user's network. */
   privateNetwork: z.boolean().default(false),
   /** Runs older than this are deleted; 0 keeps everything. */
   retentionDays: intIn(0, 3_650).default(0),
@@ -98,12 +99,16 @@ export const settingsSchema = fieldsSchema.superRefine((s, ctx) => {
     if (s.llm.preset !== 'builtin') {
       if (!s.llm.baseURL) ctx.addIssue({ code: 'custom', path: ['llm', 'baseURL'], message: 'required' satisfies ProblemCode });
       if (!s.llm.model) ctx.addIssue({ code: 'custom', path: ['llm', 'model'], message: 'required' satisfies ProblemCode });
+      // A key is a bearer credential: over plain http anyone on the path can read and reuse it.
+      if (s.llm.apiKey && sendsKeyInClear(s.llm.baseURL)) ctx.addIssue({ code: 'custom', path: ['llm', 'baseURL'], message: 'url-insecure' satisfies ProblemCode });
     }
     for (const def of SEARCH_PROVIDERS) {
       const own = s.search[def.id] as Record<string, unknown>;
       if (!own.enabled) continue;
       for (const f of def.fields)
         if (f.requiredWhenEnabled && !String(own[f.key] ?? '').trim()) ctx.addIssue({ code: 'custom', path: ['search', def.id, f.key], message: 'required' satisfies ProblemCode });
+      if (String(own.apiKey ?? '').trim() && sendsKeyInClear(String(own.baseURL ?? '')))
+        ctx.addIssue({ code: 'custom', path: ['search', def.id, 'baseURL'], message: 'url-insecure' satisfies ProblemCode });
     }
   });
 
@@ -156,7 +161,7 @@ export function isLlmConfigured(s: Settings): boolean {
 }
 
 function toProblemCode(m: string): ProblemCode {
-  return m === 'required' || m === 'url-invalid' || m === 'url-scheme' ? m : 'range';
+  return m === 'required' || m === 'url-invalid' || m === 'url-scheme' || m === 'url-insecure' ? m : 'range';
 }
 
 function merge(base: unknown, patch: unknown): unknown {

@@ -9,6 +9,25 @@ export interface PageCache {
   clear(): Promise<void>;
 }
 
+const DAY_MS = 86_400_000;
+/** Without a retention setting ("keep runs forever") cached page text still goes after this: the
+ * cache only saves re-reading, and old copies of pages are a record of browsing nobody asked for. */
+export const PAGE_CACHE_DEFAULT_DAYS = 30;
+
+/** How long a cached page is kept: the runs' retention when one is set (it is never kept longer
+ * than the runs that cite it), else PAGE_CACHE_DEFAULT_DAYS. */
+export function pageCacheMaxAgeMs(retentionDays: number): number {
+  return (retentionDays > 0 ? Math.min(retentionDays, PAGE_CACHE_DEFAULT_DAYS) : PAGE_CACHE_DEFAULT_DAYS) * DAY_MS;
+}
+
+export interface DexiePageCacheOptions {
+  /** Keep at most this many pages (oldest dropped first). */
+  max?: number;
+  /** Entries stored longer ago than this are gone: not returned, and deleted by expire(). */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
 /** Keeps at most `max` pages, dropping the least recently stored. */
 export function createMemoryPageCache(max = 500): PageCache & { readonly size: number } {
   const pages = new Map<string, CachedPage>();
@@ -36,7 +55,10 @@ export function createMemoryPageCache(max = 500): PageCache & { readonly size: n
 /** IndexedDB-backed cache over the `pages` table. Pruned to `max` entries (oldest first) every so
  * often, so a long browsing history does not grow it without bound. A storage error never fails a
  * read: the page is simply extracted again. */
-export function createDexiePageCache(database: RatifyDb, max = 2000): PageCache {
+export function createDexiePageCache(database: RatifyDb, opts: DexiePageCacheOptions = {}): PageCache & { expire(): Promise<number> } {
+  const max = opts.max ?? 2000;
+  const now = opts.now ?? Date.now;
+  const expired = (storedAt: number) => opts.maxAgeMs !== undefined && storedAt < now() - opts.maxAgeMs;
   let writes = 0;
   const prune = async () => {
     const n = await database.pages.count();
@@ -46,11 +68,22 @@ export function createDexiePageCache(database: RatifyDb, max = 2000): PageCache 
   };
   return {
     async get(url) {
+      let page: CachedPage | undefined;
       try {
-        return await database.pages.get(url);
+        page = await database.pages.get(url);
       } catch {
+        return undefined; // an unreadable store only costs a re-read
+      }
+      if (page && expired(page.storedAt)) {
+        await database.pages.delete(url).catch(() => undefined); // expire() catches it next time
         return undefined;
       }
+      return page;
+    },
+    /** Deletes every entry older than maxAgeMs; returns how many went. */
+    async expire() {
+      if (opts.maxAgeMs === undefined) return 0;
+      return database.pages.where('storedAt').below(now() - opts.maxAgeMs).delete();
     },
     async put(page) {
       try {

@@ -48,7 +48,7 @@ test('axe-core: the panel (welcome, thread with answers, tab picker, history) an
 test('axe-core: a page with verdict marks, and the panel that made them', async ({ context, worker, harness, configureForHarness, openPanel }) => {
   const { panel, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, openPanel });
   await audit(page, 'page with marks');
-  await page.locator('ratify-mark[tabindex="0"]').first().focus();
+  await page.locator('[data-ratify-mark][tabindex="0"]').first().focus();
   await audit(page, 'page with marks, tooltip open');
   await audit(panel, 'panel: verification');
 });

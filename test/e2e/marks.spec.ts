@@ -8,40 +8,17 @@ import { expect, test } from './fixtures.ts';
 const ARTICLE = '/articles/marie-curie.html';
 
 const MARKS: PageMark[] = [
+  { sentence: 'In late 1891 she moved to Paris, where she enrolled at the University of Paris (the Sorbonne).', verdict: 'supported' },
+  // Spans the page script's <a> below: several text nodes and an inline element.
   {
-    sentence: 'In late 1891 she moved to Paris, where she enrolled at the University of Paris (the Sorbonne).',
-    verdict: 'supported',
-    explanation: 'The Sorbonne enrolment in 1891 is in the evidence.',
-    sources: [{ n: 1, title: 'Marie Curie – Fixture Encyclopedia', url: 'http://127.0.0.1/articles/marie-curie.html' }],
-  },
-  {
-    // Spans the page script's <a> below: several text nodes and an inline element.
     sentence: 'In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel, in recognition of their research on radiation phenomena.',
     verdict: 'corrected',
-    correction: 'In 1903 she shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel. <img src=x onerror="document.title=\'pwned\'">',
-    explanation: 'Shared with two others; the wording is tightened.',
-    sources: [
-      { n: 2, title: 'Nobel Prize in Physics 1903', url: 'https://www.nobelprize.org/prizes/physics/1903/summary/' },
-      { n: 3, title: 'Evil source', url: 'javascript:document.title="pwned"' },
-      { n: 4, title: 'Data source', url: 'data:text/html,<script>alert(1)</script>' },
-    ],
   },
-  {
-    sentence: 'She earned a degree in physics in 1893 and a degree in mathematics in 1894.',
-    verdict: 'refuted',
-    correction: 'She earned her physics degree in 1893.',
-    sources: [],
-  },
-  {
-    sentence: 'The metal structure weighs about 7,300 tonnes.', // not on this page
-    verdict: 'unverifiable',
-    sources: [],
-  },
+  { sentence: 'She earned a degree in physics in 1893 and a degree in mathematics in 1894.', verdict: 'refuted' },
+  { sentence: 'The metal structure weighs about 7,300 tonnes.', verdict: 'unverifiable' }, // not on this page
   {
     sentence: 'During the First World War she developed mobile X-ray units, known as "petites Curies", to help surgeons treat wounded soldiers near the front.',
     verdict: 'unverifiable',
-    explanation: 'No source says so.',
-    sources: [],
   },
 ];
 
@@ -109,7 +86,7 @@ async function tooltip(cdp: CDPSession) {
     const i = a.indexOf(name);
     return i >= 0 && i % 2 === 0 ? a[i + 1] : undefined;
   };
-  const host = find(root, (n) => n.nodeName === 'RATIFY-TOOLTIP');
+  const host = find(root, (n) => n.nodeName === 'DIV' && attr(n, 'popover') !== undefined && !!n.shadowRoots?.length);
   const shadow = host?.shadowRoots?.[0];
   const box = shadow && find(shadow, (n) => n.nodeName === 'DIV' && (attr(n, 'class') ?? '').startsWith('box'));
   return {
@@ -148,7 +125,7 @@ async function preparePage(page: Page) {
 const blockBoxes = (page: Page) =>
   page.evaluate(() =>
     [...document.querySelectorAll('h1, h2, p, article, footer, header, a')]
-      .filter((el) => !el.closest('ratify-mark'))
+      .filter((el) => !el.closest('[data-ratify-mark]'))
       .map((el) => {
         // Page coordinates: hovering and clicking may scroll the viewport.
         const r = el.getBoundingClientRect();
@@ -174,23 +151,20 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   await showMarks(worker, url, MARKS.slice(0, 1));
   const res = await showMarks(worker, url, MARKS);
   expect(res).toEqual({ shown: 4, missing: ['The metal structure weighs about 7,300 tonnes.'] });
-  expect(await page.locator('ratify-mark ratify-mark').count()).toBe(0);
+  expect(await page.locator('[data-ratify-mark] [data-ratify-mark]').count()).toBe(0);
 
-  // By verdict; the linked sentence is in pieces around and inside the page's <a> and <b>.
-  const byVerdict = async (v: string) => page.locator(`ratify-mark[data-verdict="${v}"]`).count();
-  expect(await byVerdict('supported')).toBe(1);
-  expect(await byVerdict('corrected')).toBeGreaterThanOrEqual(3);
-  expect(await byVerdict('refuted')).toBe(1);
-  expect(await byVerdict('unverifiable')).toBe(1);
-  await expect(page.locator('#page-link ratify-mark[data-verdict="corrected"]').first()).toHaveText('Nobel Prize ');
+  // The linked sentence is in pieces around and inside the page's <a> and <b>.
+  expect(await page.locator('[data-ratify-mark]').count()).toBeGreaterThanOrEqual(6);
+  await expect(page.locator('#page-link [data-ratify-mark]').first()).toHaveText('Nobel Prize ');
 
-  // One tab stop per mark, named with its verdict (and correction) for screen readers.
-  const stops = page.locator('ratify-mark[tabindex="0"]');
+  // One tab stop per mark, named with its verdict and the page's own sentence; no attribute
+  // carries anything else (the page's scripts can read every attribute).
+  const stops = page.locator('[data-ratify-mark][tabindex="0"]');
   await expect(stops).toHaveCount(4);
   expect(await stops.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual([
-    'Ratify: Supported. In late 1891 she moved to Paris, where she enrolled at the University of Paris (the Sorbonne). Press Enter for details.',
-    'Ratify: Refuted. She earned a degree in physics in 1893 and a degree in mathematics in 1894. Should read: She earned her physics degree in 1893. Press Enter for details.',
-    expect.stringMatching(/^Ratify: Corrected\. In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie .* Should read: In 1903 she shared/),
+    'Ratify: Supported. In late 1891 she moved to Paris, where she enrolled at the University of Paris (the Sorbonne). Details are in the Ratify side panel.',
+    'Ratify: Refuted. She earned a degree in physics in 1893 and a degree in mathematics in 1894. Details are in the Ratify side panel.',
+    expect.stringMatching(/^Ratify: Corrected\. In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie .* Details are in the Ratify side panel\.$/),
     expect.stringMatching(/^Ratify: Unverifiable\. During the First World War/),
   ]);
   await expect(page.getByRole('button', { name: /^Ratify: Refuted\./ })).toBeVisible();
@@ -201,24 +175,18 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   expect(await page.evaluate(() => document.querySelectorAll('style, link[rel=stylesheet]').length)).toBe(1);
   expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBe(0);
 
-  // Hover: the tooltip shows the verdict, the correction as text, and the sources.
+  // Hover: the tooltip shows the verdict and says where the details are.
   const cdp = await context.newCDPSession(page);
-  const corrected = page.locator('ratify-mark[data-verdict="corrected"]');
+  const corrected = page.locator('#page-link [data-ratify-mark]');
   await corrected.first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await corrected.first().hover();
-  const host = page.locator('ratify-tooltip');
+  const host = page.locator('body > div[popover]');
   await expect(host).toHaveAttribute('data-open', '');
   let tip = await tooltip(cdp);
   expect(tip.shadowType).toBe('closed');
   expect(tip.text).toContain('Corrected');
-  expect(tip.text).toContain('Should read: In 1903 she shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel. <img src=x onerror=');
-  expect(tip.text).toContain('Shared with two others');
-  // Only http(s) sources are links; the others are plain text. The model's markup stayed text.
-  expect(tip.links).toEqual([{ href: 'https://www.nobelprize.org/prizes/physics/1903/summary/', text: 'Nobel Prize in Physics 1903' }]);
-  expect(tip.text).toContain('[3] Evil source');
-  expect(tip.text).toContain('[4] Data source');
-  expect(tip.elements).not.toContain('IMG');
-  expect(tip.elements).not.toContain('SCRIPT');
+  expect(tip.text).toContain('The correction and sources are in the Ratify side panel.');
+  expect(tip.links).toEqual([]);
   await picture(page, 'page-marks.png', { clip: { x: 40, y: 140, width: 820, height: 620 } });
 
   // Escape closes it.
@@ -231,27 +199,25 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   await expect(host).toHaveAttribute('data-open', '');
   tip = await tooltip(cdp);
   expect(tip.text).toContain('Refuted');
-  expect(tip.text).toContain('Should read: She earned her physics degree in 1893.');
-  expect(tip.text).toContain('No source found.');
   await page.keyboard.press('Enter');
-  await expect(page.locator('ratify-tooltip')).toBeFocused(); // focus is inside its shadow root
+  await expect(host).toBeFocused(); // focus is inside its shadow root
   await page.keyboard.press('Escape');
   await expect(host).not.toHaveAttribute('data-open');
   await expect(refuted).toBeFocused();
 
   // The page's own handlers still run, and its link still works, when the click lands on a mark.
-  await page.locator('#page-link ratify-mark').first().click();
+  await page.locator('#page-link [data-ratify-mark]').first().click();
   expect(await page.evaluate(() => (window as unknown as { pageClicks: string[] }).pageClicks)).toEqual(['page-link']);
   await expect(page).toHaveURL(/#nobel$/);
 
   // The "Clear marks" control in the tooltip puts the page back exactly.
   await page.mouse.move(0, 0);
-  await page.locator('ratify-mark[data-verdict="supported"]').hover();
+  await page.getByRole('button', { name: /^Ratify: Supported\./ }).hover();
   await expect(host).toHaveAttribute('data-open', '');
   const at = await (await tooltip(cdp)).button('Clear marks');
   await page.mouse.click(at.x, at.y);
-  await expect(page.locator('ratify-mark')).toHaveCount(0);
-  await expect(page.locator('ratify-tooltip')).toHaveCount(0);
+  await expect(page.locator('[data-ratify-mark]')).toHaveCount(0);
+  await expect(host).toHaveCount(0);
   expect(await page.locator('article').evaluate((el) => el.innerHTML)).toBe(htmlBefore);
   expect(
     await page.evaluate(() => {
@@ -263,10 +229,10 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
 
   // clearMarks() from the worker does the same, and is harmless when there is nothing to clear.
   await showMarks(worker, url, MARKS);
-  await expect(page.locator('ratify-mark')).not.toHaveCount(0);
+  await expect(page.locator('[data-ratify-mark]')).not.toHaveCount(0);
   await clearMarks(worker, url);
   await clearMarks(worker, url);
-  await expect(page.locator('ratify-mark')).toHaveCount(0);
+  await expect(page.locator('[data-ratify-mark]')).toHaveCount(0);
   expect(await page.locator('article').evaluate((el) => el.innerHTML)).toBe(htmlBefore);
 
   expect(dialogs).toEqual([]);

@@ -177,6 +177,6 @@ export async function verifyWithMarks(f: SceneFixtures & { worker: import('@play
     { pageUrl: demoUrl, selectionText: selected },
   );
   await done(panel);
-  await page.locator('ratify-mark').first().waitFor({ timeout: 10_000 });
+  await page.locator('[data-ratify-mark]').first().waitFor({ timeout: 10_000 });
   return { panel, page };
 }

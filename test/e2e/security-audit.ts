@@ -162,7 +162,8 @@ const attrsOf = (n: CdpNode): [string, string][] => {
 /** The open marks tooltip: its text, its links and the elements inside it. */
 export async function tooltip(cdp: CDPSession) {
   const nodes = await allNodes(cdp);
-  const host = nodes.find((n) => n.nodeName === 'RATIFY-TOOLTIP');
+  // The tooltip's host: the page's <div popover> with a (closed) shadow root.
+  const host = nodes.find((n) => n.nodeName === 'DIV' && attrsOf(n).some(([k]) => k === 'popover') && !!n.shadowRoots?.length);
   const inside: CdpNode[] = [];
   const texts: string[] = [];
   const walk = (n: CdpNode, inStyle: boolean): void => {

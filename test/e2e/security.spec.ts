@@ -134,19 +134,19 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   await expect(corrected.getByRole('link', { name: 'Click for a prize' })).toHaveCount(0);
   await expectPanelInert(panel, extensionId);
 
-  // In the page: marks by verdict; the tooltip shows the model's markup as text.
+  // In the page: marks by verdict; the tooltip names the verdict and nothing the model wrote (the
+  // correction and explanation stay in the panel, out of the page's reach).
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
-  const mark = page.locator('ratify-mark[data-verdict=corrected]').first();
+  const mark = page.getByRole('button', { name: /^Ratify: Corrected\./ });
   await expect(mark).toBeVisible();
   await mark.scrollIntoViewIfNeeded();
   await mark.hover();
-  await expect(page.locator('ratify-tooltip')).toHaveAttribute('data-open', '');
+  await expect(page.locator('body > div[popover]')).toHaveAttribute('data-open', '');
   const cdp = await context.newCDPSession(page);
   const tip = await tooltip(cdp);
   expect(tip.found).toBe(true);
-  expect(tip.text).toContain(`<img src=x onerror="window.${PWNED}='tooltip';alert('tooltip')">`);
-  expect(tip.text).toContain("<script>alert('tooltip')</script>");
-  expect(tip.text).toContain('<iframe src="http://tracker.test/explain"></iframe>');
+  expect(tip.text).toContain('Corrected');
+  for (const modelText of ['onerror', '<script>', 'tracker.test', '6–8 hours']) expect(tip.text).not.toContain(modelText);
   for (const t of ['SCRIPT', 'IMG', 'IFRAME', 'OBJECT', 'EMBED', 'SVG']) expect(tip.tags, `a ${t} in the tooltip`).not.toContain(t);
   expect(tip.handlers).toEqual([]);
   for (const l of tip.links) expect(l.href, `tooltip link "${l.text}"`).toMatch(/^https?:\/\//);

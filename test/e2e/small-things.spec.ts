@@ -8,12 +8,12 @@ test('"Clear marks" is offered only while the page shows marks', async ({ contex
   await expect(clear).toBeVisible();
   await clear.click();
   await expect(clear).toHaveCount(0);
-  await expect(page.locator('ratify-mark')).toHaveCount(0);
+  await expect(page.locator('[data-ratify-mark]')).toHaveCount(0);
 
   // Marks shown again, then gone with a reload: the panel notices and drops the button.
   await panel.getByRole('button', { name: 'Run again' }).click();
   await done(panel);
-  await expect(page.locator('ratify-mark').first()).toBeAttached({ timeout: 10_000 });
+  await expect(page.locator('[data-ratify-mark]').first()).toBeAttached({ timeout: 10_000 });
   await expect(panel.getByRole('button', { name: 'Clear marks in the page' })).toBeVisible();
   await page.reload();
   await panel.bringToFront();

@@ -67,14 +67,14 @@ test('Verify with RAT: sentences are marked by verdict in the page and the panel
   await expect(panel.locator('ol.sources > li').first()).toContainText('Marie Curie');
 
   // In the page: one mark per checked sentence, by verdict, with icon and label (not colour alone).
-  await expect(page.locator('ratify-mark[data-verdict=supported]').first()).toBeVisible();
-  await expect(page.locator('ratify-mark[data-verdict=corrected]').first()).toBeVisible();
-  const labels = await page.locator('ratify-mark[tabindex="0"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  await expect(page.getByRole('button', { name: /^Ratify: Supported\./ }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Ratify: Corrected\./ })).toBeVisible();
+  const labels = await page.locator('[data-ratify-mark][tabindex="0"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
   expect(labels).toHaveLength(3);
   expect(labels.join(' | ')).toMatch(/corrected/i);
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
   await page.setViewportSize({ width: 900, height: 420 });
-  await page.locator('ratify-mark[data-verdict=corrected]').first().hover();
+  await page.getByRole('button', { name: /^Ratify: Corrected\./ }).hover();
   await page.waitForTimeout(300);
   await picture(page, 'verify-page.png');
 
@@ -83,6 +83,6 @@ test('Verify with RAT: sentences are marked by verdict in the page and the panel
 
   // Marks can be cleared from the panel; the page text is left as it was.
   await panel.getByRole('button', { name: 'Clear marks in the page' }).click();
-  await expect(page.locator('ratify-mark')).toHaveCount(0);
+  await expect(page.locator('[data-ratify-mark]')).toHaveCount(0);
   await expect(page.locator('#claim-eiffel-wrong')).toHaveText('The Eiffel Tower was completed in 1899 and is 300 metres tall.');
 });

@@ -71,7 +71,7 @@ test('a verification: the panel and the page with marks', async ({ context, work
     before: async (p) => {
       // The selection that was verified is no longer needed in the picture.
       await p.evaluate(() => window.getSelection()?.removeAllRanges());
-      await p.locator('ratify-mark[data-verdict="corrected"]').first().focus();
+      await p.getByRole('button', { name: /^Ratify: Corrected\./ }).first().focus();
     },
   });
 });

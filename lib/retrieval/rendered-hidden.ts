@@ -1,0 +1,179 @@
+/** What a reader cannot see on a rendered page, judged from the layout the browser computed. Text
+ * hidden from the user is the usual carrier of instructions meant for a model, and it is not
+ * evidence the user could have read, so the tab reader (entrypoints/reader.ts) leaves it out.
+ *
+ * Two questions per element, asked top-down (a hidden element's subtree is not visited):
+ * - `isHidden`: the whole subtree is invisible (display/visibility, effective opacity through
+ *   ancestors, clipping, zero-size boxes, transforms, boxes off the page, aria-hidden, covered by
+ *   an opaque element);
+ * - `isTextHidden`: only the element's own text is (same colour as the background behind it, a
+ *   font under 4 px, pushed away by text-indent); its children may still show, so only its direct
+ *   text is dropped. */
+
+export interface HiddenChecks {
+  isHidden(el: Element): boolean;
+  isTextHidden(el: Element): boolean;
+}
+
+/** Below this the text is not legible: 3 px text is a line of dots. */
+const MIN_FONT_PX = 4;
+/** Effective opacity under which text cannot be read. */
+const MIN_OPACITY = 0.1;
+/** Contrast ratio (WCAG) under which text does not stand out from its background. */
+const MIN_CONTRAST = 1.25;
+/** How far outside the page a box must be to count as pushed away, not just overflowing. */
+const FAR_PX = 200;
+
+type Rgba = [number, number, number, number];
+
+export function parseColor(c: string): Rgba | undefined {
+  const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(c.trim());
+  if (!m) return c.trim() === 'transparent' ? [0, 0, 0, 0] : undefined;
+  const a = m[4] === undefined ? 1 : m[4].endsWith('%') ? parseFloat(m[4]) / 100 : parseFloat(m[4]);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
+}
+
+function luminance([r, g, b]: Rgba): number {
+  const lin = (v: number) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+export function contrast(a: Rgba, b: Rgba): number {
+  const [l1, l2] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (l1 + 0.05) / (l2 + 0.05);
+}
+
+/** `top` painted over `bottom` (source-over). */
+function over(top: Rgba, bottom: Rgba): Rgba {
+  const a = top[3] + bottom[3] * (1 - top[3]);
+  if (a === 0) return [0, 0, 0, 0];
+  const mix = (i: 0 | 1 | 2) => (top[i] * top[3] + bottom[i] * bottom[3] * (1 - top[3])) / a;
+  return [mix(0), mix(1), mix(2), a];
+}
+
+/** opacity(x) inside a computed `filter`, as a factor (1 when absent). */
+function filterOpacity(filter: string): number {
+  let f = 1;
+  for (const m of filter.matchAll(/opacity\(\s*([\d.]+)(%?)\s*\)/g)) f *= m[2] ? parseFloat(m[1] ?? '1') / 100 : parseFloat(m[1] ?? '1');
+  return f;
+}
+
+function hasOwnText(el: Element): boolean {
+  for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && (c.nodeValue ?? '').trim()) return true;
+  return false;
+}
+
+export function createRenderedHiddenChecks(win: Window): HiddenChecks {
+  const doc = win.document;
+  const style = (el: Element) => win.getComputedStyle(el);
+  const opacityOf = new Map<Element, number>();
+  const backgroundOf = new Map<Element, Rgba | null>();
+
+  /** Opacity through every ancestor (opacity and filter: opacity() multiply). */
+  function effectiveOpacity(el: Element): number {
+    const known = opacityOf.get(el);
+    if (known !== undefined) return known;
+    const s = style(el);
+    const own = parseFloat(s.opacity || '1') * filterOpacity(s.filter || '');
+    const parent = el.parentElement;
+    const v = own * (parent ? effectiveOpacity(parent) : 1);
+    opacityOf.set(el, v);
+    return v;
+  }
+
+  /** The solid colour behind an element's text: backgrounds up the tree composited; null when an
+   * image or gradient is in the way (then nothing can be said about contrast). */
+  function backgroundBehind(el: Element | null): Rgba | null {
+    if (!el) return [255, 255, 255, 1]; // the canvas
+    const known = backgroundOf.get(el);
+    if (known !== undefined) return known;
+    const s = style(el);
+    let v: Rgba | null;
+    if (s.backgroundImage && s.backgroundImage !== 'none') v = null;
+    else {
+      const own = parseColor(s.backgroundColor) ?? [0, 0, 0, 0];
+      const under = own[3] >= 1 ? own : backgroundBehind(el.parentElement);
+      v = under === null ? null : own[3] >= 1 ? own : over(own, under);
+    }
+    backgroundOf.set(el, v);
+    return v;
+  }
+
+  function clippedAway(s: CSSStyleDeclaration, r: DOMRect): boolean {
+    const clip = s.clip;
+    if (clip && clip.startsWith('rect(') && (s.position === 'absolute' || s.position === 'fixed')) {
+      const n = clip.slice(5, -1).split(/[\s,]+/).map((x) => (x === 'auto' ? NaN : parseFloat(x)));
+      const [top = NaN, right = NaN, bottom = NaN, left = NaN] = n;
+      if ((!isNaN(right) && !isNaN(left) && right - left <= 1) || (!isNaN(bottom) && !isNaN(top) && bottom - top <= 1)) return true;
+    }
+    const cp = s.clipPath;
+    if (cp && cp !== 'none') {
+      const inset = /^inset\(\s*([\d.]+)(%|px)/.exec(cp);
+      if (inset && ((inset[2] === '%' && parseFloat(inset[1] ?? '0') >= 50) || (inset[2] === 'px' && parseFloat(inset[1] ?? '0') * 2 >= Math.min(r.width, r.height)))) return true;
+      if (/^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(cp)) return true;
+    }
+    return false;
+  }
+
+  function offPage(r: DOMRect): boolean {
+    const left = r.left + win.scrollX;
+    const top = r.top + win.scrollY;
+    const width = Math.max(doc.documentElement.scrollWidth, win.innerWidth);
+    return left + r.width < -FAR_PX / 4 || top + r.height < -FAR_PX / 4 || left > width + FAR_PX;
+  }
+
+  /** Another element, not an ancestor or descendant, painted over the centre of this one with an
+   * opaque background (position: fixed/sticky bars are the page's own chrome, not a cover). */
+  function covered(el: Element, r: DOMRect): boolean {
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return false;
+    const top = doc.elementFromPoint(x, y);
+    if (!top || top === el || el.contains(top) || top.contains(el)) return false;
+    for (let e: Element | null = top; e && !e.contains(el); e = e.parentElement) {
+      const s = style(e);
+      if (s.position === 'fixed' || s.position === 'sticky') return false;
+      const bg = parseColor(s.backgroundColor);
+      if ((bg && bg[3] >= 0.95 && effectiveOpacity(e) >= 0.95) || (s.backgroundImage && s.backgroundImage !== 'none')) return true;
+    }
+    return false;
+  }
+
+  return {
+    isHidden(el) {
+      if (el.getAttribute('aria-hidden') === 'true') return true;
+      if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) {
+        // display: contents has no box of its own, yet its children show.
+        return style(el).display !== 'contents';
+      }
+      if (!(el.textContent ?? '').trim()) return false;
+      if (effectiveOpacity(el) < MIN_OPACITY) return true;
+      const s = style(el);
+      if (s.display === 'contents') return false;
+      const r = el.getBoundingClientRect();
+      if (clippedAway(s, r)) return true;
+      // Scaled to nothing, or a box of no size that does not let its text overflow.
+      if ((r.width <= 1 || r.height <= 1) && (s.transform !== 'none' || s.overflow !== 'visible' || s.overflowX !== 'visible' || s.overflowY !== 'visible')) return true;
+      if (offPage(r)) return true;
+      return hasOwnText(el) && covered(el, r);
+    },
+    isTextHidden(el) {
+      if (!hasOwnText(el)) return false;
+      const s = style(el);
+      if (parseFloat(s.fontSize) < MIN_FONT_PX) return true;
+      const indent = parseFloat(s.textIndent);
+      if (Math.abs(indent) > FAR_PX) {
+        const r = el.getBoundingClientRect();
+        if (r.left + win.scrollX + indent < -FAR_PX / 4 || indent > Math.max(r.width, win.innerWidth)) return true;
+      }
+      const fg = parseColor(s.color);
+      if (!fg) return false;
+      if (fg[3] < MIN_OPACITY) return true;
+      const bg = backgroundBehind(el);
+      return bg !== null && contrast(over(fg, bg), bg) < MIN_CONTRAST;
+    },
+  };
+}
