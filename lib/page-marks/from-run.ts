@@ -1,7 +1,10 @@
+import { VERDICT_INFO } from '../verdicts';
 import type { Run, Verdict } from '../pipeline/types';
 import type { PageMark } from './types';
 
-const SEVERITY: Record<Verdict, number> = { supported: 0, unverifiable: 1, corrected: 2, refuted: 3 };
+/** Which verdict a sentence shows when its claims differ: the most severe (lib/verdicts.ts), and
+ * of equal severity the one that changes the text (a correction over "unverifiable"). */
+const rank = (v: Verdict) => VERDICT_INFO[v].severity * 2 + (VERDICT_INFO[v].changesText ? 1 : 0);
 
 /** One mark per sentence of the selection: several claims from one sentence merge and the most
  * severe verdict wins. Only the sentence and its verdict: the page gets nothing from the run that
@@ -11,7 +14,7 @@ export function marksFromRun(run: Run): PageMark[] {
   for (const c of run.claims ?? []) {
     const sentence = c.sentence.trim() || c.claim;
     const prev = bySentence.get(sentence);
-    if (!prev || SEVERITY[c.verdict] > SEVERITY[prev.verdict]) bySentence.set(sentence, { sentence, verdict: c.verdict });
+    if (!prev || rank(c.verdict) > rank(prev.verdict)) bySentence.set(sentence, { sentence, verdict: c.verdict });
   }
   return [...bySentence.values()];
 }

@@ -2,6 +2,7 @@
  * script bundles them and should stay small; the same two languages as the UI, and the verdict
  * names are the UI's own (lib/i18n/verdict-labels.ts). */
 import { VERDICT_LABELS } from '../i18n/verdict-labels';
+import { VERDICTS, VERDICT_INFO } from '../verdicts';
 import type { MarkVerdict, MarksLanguage } from './types';
 
 export interface MarkLabels {
@@ -45,9 +46,4 @@ export function marksLabels(lang: MarksLanguage): MarkLabels {
   return LABELS[lang];
 }
 
-export const VERDICT_ICON: Record<MarkVerdict, string> = {
-  supported: '✓',
-  corrected: '✎',
-  refuted: '✗',
-  unverifiable: '?',
-};
+export const VERDICT_ICON = Object.fromEntries(VERDICTS.map((v) => [v, VERDICT_INFO[v].icon])) as Record<MarkVerdict, string>;

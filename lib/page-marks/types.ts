@@ -1,9 +1,11 @@
 /** In-page verdict marks: the data the extension hands to the page script (lib/browser/marks.ts
  * → entrypoints/marks.ts). Plain JSON so it survives scripting.executeScript's structured clone. */
 
-export type MarkVerdict = 'supported' | 'corrected' | 'refuted' | 'unverifiable';
+import { VERDICTS, type Verdict } from '../verdicts';
 
-export const MARK_VERDICTS: readonly MarkVerdict[] = ['supported', 'corrected', 'refuted', 'unverifiable'];
+/** The one verdict list (lib/verdicts.ts). */
+export type MarkVerdict = Verdict;
+export const MARK_VERDICTS: readonly MarkVerdict[] = VERDICTS;
 
 /** What a tab is given: its own sentence and the verdict, nothing else. The correction, the
  * explanation and the sources come from other tabs and the web; the page's scripts share the DOM
