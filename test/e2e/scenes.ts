@@ -84,6 +84,9 @@ export async function chooseTabs(f: SceneFixtures, opts: { run?: boolean } = {})
         { step: 0, phrase: '330 metres' },
         { step: 1, phrase: '3776メートル' },
       ],
+      // The draft sees the tabs' catalogue (titles and languages), so it searches the Japanese
+      // tab in Japanese, as a model is asked to.
+      nextQuery: (_revised, draft) => (draft.startsWith('Mount Fuji') ? '富士山 標高 3776メートル' : draft),
       finalAnswer: 'Mount Fuji (3,776 m) is more than eleven times as tall as the Eiffel Tower (330 m).',
     }),
   );
