@@ -1,5 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { PageContext } from '../pipeline/types';
+import { promptUrl } from '../pipeline/prompts';
 import { skipReason, withTimeout, type TabInfo, type TabRules } from '../retrieval/tabs';
 import { isPdfUrl } from '../retrieval/pdf';
 import { withPdfTabs } from '../retrieval/pdf-tabs';
@@ -51,18 +52,6 @@ export async function captureSelection(tab: Browser.tabs.Tab, fallbackText = '')
   }
 }
 
-/** The document's address without query string or fragment (tokens, session ids and search terms
- * in a query are not the model's business). */
-export function pageAddress(url: string): string {
-  try {
-    const u = new URL(url);
-    u.search = '';
-    u.hash = '';
-    return u.href;
-  } catch {
-    return url.split(/[?#]/)[0] ?? '';
-  }
-}
 
 /** Runs in the page: the user's current selection, as they see it. */
 function readSelectionOnly(max: number): string {
@@ -99,7 +88,7 @@ export async function capturePage(tabId: number, rules: TabRules, timeoutMs = 50
   const page = read?.kind === 'page' ? read.page : undefined;
   const text = page?.text.trim() ?? '';
   return {
-    url: pageAddress(info.url),
+    url: promptUrl(info.url), // no query string or fragment (tokens are not the model's business)
     title: info.title || page?.title || '',
     tabId,
     ...(text ? { surrounding: text.slice(0, PAGE_START_CHARS), text: text.slice(0, PAGE_TEXT_CHARS) } : {}),
