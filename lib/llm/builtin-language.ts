@@ -3,18 +3,10 @@
  * The script decides (Han, kana, Hangul, Cyrillic, …); Latin text counts as English, the
  * instructions' own language. Only the user's text is looked at, not Ratify's English
  * instructions around it. */
+import { SCRIPT_LANGS } from '../retrieval/text';
 
-const SCRIPTS: [RegExp, string][] = [
-  [/[\u3040-\u30ff]/gu, 'ja'],
-  [/[\uac00-\ud7af]/gu, 'ko'],
-  [/\p{Script=Han}/gu, 'zh'],
-  [/\p{Script=Cyrillic}/gu, 'ru'],
-  [/\p{Script=Arabic}/gu, 'ar'],
-  [/\p{Script=Hebrew}/gu, 'he'],
-  [/\p{Script=Thai}/gu, 'th'],
-  [/\p{Script=Devanagari}/gu, 'hi'],
-  [/\p{Script=Greek}/gu, 'el'],
-];
+/** The retrieval core's script table, counting every match. */
+const SCRIPTS: [RegExp, string][] = SCRIPT_LANGS.map(([re, lang]) => [new RegExp(re.source, 'gu'), lang]);
 
 export function scriptLanguage(text: string): string {
   const letters = (text.match(/\p{L}/gu) ?? []).length;

@@ -22,7 +22,8 @@ export function documentUrl(url: string): string {
   return i < 0 ? url : url.slice(0, i);
 }
 
-const SCRIPT_LANGS: [RegExp, string][] = [
+/** Writing systems that tell a language apart, kana before Han (Japanese also writes Han). */
+export const SCRIPT_LANGS: [RegExp, string][] = [
   [/[\u3040-\u30ff]/u, 'ja'], // kana first: Japanese text also has Han characters
   [/[\uac00-\ud7af\u1100-\u11ff]/u, 'ko'],
   [/\p{Script=Han}/u, 'zh'],

@@ -4,6 +4,7 @@
  * French, Spanish, German, Chinese); unknown words stand for themselves. The vector is a hashed
  * bag of concepts, L2-normalised, so texts about the same things in other words get a high
  * cosine. Common words are left out, as a real model gives them little weight. */
+import { fnv1a } from './text.ts';
 
 /** Concept groups: every entry of a group embeds as the group's first entry. Lower case, without
  * accents; multi-word entries are matched as phrases. */
@@ -120,14 +121,6 @@ export function concepts(text: string): string[] {
   return out;
 }
 
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 /** A unit vector of `dims` dimensions: the hashed bag of the text's concepts. */
 export function conceptEmbedding(text: string, dims = 256): number[] {

@@ -99,7 +99,7 @@ export function snippet(text: string, query: string, open: string, close: string
 }
 
 /** FNV-1a, 32 bit: a stable hash for bucketing terms. */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
