@@ -1,6 +1,6 @@
 /** The development set from the command line:
  *   npx tsx bench/retrieval/devset/run.ts                  # all three rankers, both parts, writes bench/results/devset.json
- *   npx tsx bench/retrieval/devset/run.ts --part tune [--passage-chars 900] [--overlap 0.25] [--weights '{"titleMatch":1}'] [--hybrid [--dense-weight 0.35]] [--questions]
+ *   npx tsx bench/retrieval/devset/run.ts --part tune [--passage-chars 900] [--overlap 0.25] [--page-spread 2] [--weights '{"titleMatch":1}'] [--hybrid [--dense-weight 0.35]] [--questions]
  * With --part, only the library (lexical, or with --hybrid the fake server's embeddings fused in)
  * on that part, nothing written: the loop for tuning. --questions lists each question's gold
  * ranks. Without --part: everything, both parts (--lexical-only: no hybrid rows). */
@@ -17,7 +17,8 @@ const chars = arg('passage-chars');
 const weights = arg('weights');
 const overlap = arg('overlap');
 const denseWeight = arg('dense-weight');
-const library = { ...(overlap ? { passageOverlap: Number(overlap) } : {}), ...(denseWeight ? { denseWeight: Number(denseWeight) } : {}) };
+const spread = arg('page-spread');
+const library = { ...(spread ? { pageSpread: Number(spread) } : {}), ...(overlap ? { passageOverlap: Number(overlap) } : {}), ...(denseWeight ? { denseWeight: Number(denseWeight) } : {}) };
 const ranker = { ...(chars ? { passageChars: Number(chars) } : {}), ...(weights ? { weights: JSON.parse(weights) as Record<string, number> } : {}), library };
 const part = arg('part') as PartChoice | undefined;
 
