@@ -17,6 +17,7 @@ import type { Model } from 'openai/resources/models';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { clientGone, headerString, listen, parseJson, readBody, sendJson, sendText, sleep, waitForClientGone } from './http-util.ts';
 import { conceptEmbedding } from './fake-embeddings.ts';
+import { inSchemaOrder } from './schema-order.ts';
 import { estimateTokens } from './text.ts';
 import { errorBody, HTML_PAGE, statusError, type FaultStatus } from './fake-llm-errors.ts';
 import { generate, refusalFor, type ModelBehaviour } from './fake-llm-model.ts';
@@ -307,7 +308,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
           break;
       }
     } else if ('json' in reply) {
-      content = JSON.stringify(reply.json);
+      const js = rf === 'json_schema' && isRecord(body.response_format) && isRecord(body.response_format.json_schema) ? body.response_format.json_schema.schema : undefined;
+      content = JSON.stringify(inSchemaOrder(reply.json, js));
     } else {
       content = reply.content;
       finishReason = reply.finishReason ?? 'stop';
