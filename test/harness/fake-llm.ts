@@ -217,7 +217,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
     // Token-id inputs are hashed as their decimal text; good enough for a fake.
     const texts = inputs.map((x: unknown) => (typeof x === 'string' ? x : Array.isArray(x) ? x.join(' ') : String(x)));
-    const dims = typeof body.dimensions === 'number' ? body.dimensions : 256;
+    const dims = typeof body.dimensions === 'number' ? body.dimensions : undefined;
     const base64 = body.encoding_format === 'base64';
     const data = texts.map((text, index) => {
       const vec = conceptEmbedding(text, dims);
