@@ -9,6 +9,7 @@ const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
   forbidden: ['errForbiddenTitle', 'errForbiddenHint'],
   'ollama-origin': ['errOllamaTitle', 'errOllamaHint'],
   unreachable: ['errUnreachableTitle', 'errUnreachableHint'],
+  redirected: ['errRedirectedTitle', 'errRedirectedHint'],
   'rate-limit': ['errRateLimitTitle', 'errRateLimitHint'],
   timeout: ['errTimeoutTitle', 'errTimeoutHint'],
   server: ['errServerTitle', 'errServerHint'],
@@ -25,7 +26,7 @@ const KEYS: Record<ErrorCode, [MessageKey, MessageKey]> = {
   unknown: ['errUnknownTitle', 'errUnknownHint'],
 };
 
-const SETTINGS_FIXES = new Set<ErrorCode>(['not-configured', 'auth', 'forbidden', 'unreachable', 'model-not-found', 'ollama-origin', 'not-an-api', 'unsupported-language']);
+const SETTINGS_FIXES = new Set<ErrorCode>(['not-configured', 'auth', 'forbidden', 'unreachable', 'redirected', 'model-not-found', 'ollama-origin', 'not-an-api', 'unsupported-language']);
 
 /** A failure in plain words: what happened, what to do, the server's own detail. */
 /** `where`: the point a run stopped at (a run's error), said with what Retry and Run again do. */

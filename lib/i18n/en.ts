@@ -65,6 +65,8 @@ export const en = {
   errBadOutputHint: 'Retry, or choose a model that follows instructions more closely.',
   errContextTitle: 'Too much text for the model',
   errContextHint: 'Choose fewer tabs, turn web search off for this question, or use a model with a larger context window (for Ollama or llama.cpp, a larger context size).',
+  errRedirectedTitle: 'The model server sent the request elsewhere',
+  errRedirectedHint: 'It answered with a redirect to another address. Ratify does not follow it, so your key and the prompt stay with the server you set; if the new address is yours, put it in Settings.',
   errNotApiTitle: 'That URL is a web page, not an API',
   errNotApiHint: 'The base URL answers with a web page, not an OpenAI-compatible API. Check it in Settings (it usually ends in /v1); a Wi-Fi login page can also cause this.',
   errOutputLimitTitle: 'The answer hit the model’s output limit',

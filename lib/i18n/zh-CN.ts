@@ -65,6 +65,8 @@ export const zhCN: Messages = {
   errBadOutputHint: '请重试，或换用更能遵循指令的模型。',
   errContextTitle: '文本超出模型的上下文长度',
   errContextHint: '请少选几个标签页、本次关闭网页搜索，或换用上下文更长的模型。',
+  errRedirectedTitle: '模型服务器把请求转到了别处',
+  errRedirectedHint: '它用重定向指向了另一个地址。Ratify 不会跟随，所以你的密钥和提示词只留在你设置的服务器；如果新地址是你的，请在设置中填写它。',
   errNotApiTitle: '该地址是网页，不是 API',
   errNotApiHint: '这个基础 URL 返回的是网页，不是 OpenAI 兼容的 API。请在设置中检查（通常以 /v1 结尾）；Wi-Fi 登录页也会导致这种情况。',
   errOutputLimitTitle: '回答达到了模型的输出上限',

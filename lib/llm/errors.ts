@@ -18,7 +18,7 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   }
   // A redirect Ratify refused to follow (lib/net/api-fetch.ts): say where it pointed.
   if (err instanceof OpenAI.APIConnectionError && err.cause instanceof RedirectRefused) {
-    return { code: 'unreachable', ...(err.cause.status ? { status: err.cause.status } : {}), message: err.cause.message, stage };
+    return { code: 'redirected', ...(err.cause.status ? { status: err.cause.status } : {}), message: err.cause.message, stage };
   }
   const notApi = causeOf(err, NotAnApiError);
   if (notApi) return notAnApi(baseURL, stage);
@@ -93,7 +93,7 @@ export function plain(text: string): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
-const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'unreachable', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'context-length', 'not-an-api', 'output-limit', 'unsupported-language', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
+const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'unreachable', 'redirected', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'context-length', 'not-an-api', 'output-limit', 'unsupported-language', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
 function isRunErrorCode(c: string): boolean {
   return CODES.has(c);
 }

@@ -172,6 +172,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'ollama-origin'
   | 'unreachable'
+  /** An API endpoint answered with a redirect to another address, which Ratify does not follow. */
+  | 'redirected'
   | 'rate-limit'
   | 'timeout'
   | 'server'

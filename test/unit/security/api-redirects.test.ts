@@ -29,6 +29,8 @@ let redirector: Listening;
 const seen: Seen[] = [];
 /** status the redirector answers with, per test */
 let status = 307;
+/** Requests the redirector has answered. */
+let redirected = 0;
 
 beforeAll(async () => {
   recorder = await listen(async (req, res) => {
@@ -37,6 +39,7 @@ beforeAll(async () => {
     res.end('{}');
   });
   redirector = await listen((req, res) => {
+    redirected++;
     res.writeHead(status, { location: `${recorder.origin}${req.url ?? '/'}` });
     res.end();
   });
@@ -54,11 +57,15 @@ const TAB_SECRET = 'account recovery code 739-114';
 describe('the model endpoint', () => {
   it.each([307, 308, 302, 301])('answering %i: the prompt and the key stay, the run ends with an error naming the redirect', async (s) => {
     status = s;
-    const llm = createLlmClient({ ...llmSettings(`${redirector.origin}/v1`), apiKey: KEY }, { maxRetries: 0 });
+    // The client's own retries are on, as users have them: a refused redirect is not retried.
+    const llm = createLlmClient({ ...llmSettings(`${redirector.origin}/v1`), apiKey: KEY });
     const library = createMemoryLibrary([{ url: 'https://bank.example/inbox', title: 'Inbox', text: `Your ${TAB_SECRET}.` }]);
+    const before = redirected;
     const run = await executeRun({ run: newRun('r', 'ask', { text: 'What is my account recovery code?' }, 0), llm, library, settings: pipelineSettings(), emit: () => undefined });
     expect(seen).toEqual([]);
+    expect(redirected - before).toBe(1);
     expect(run.status).toBe('error');
+    expect(run.error?.code).toBe('redirected');
     expect(run.error?.message).toContain(`${recorder.origin}/v1/chat/completions`);
     expect(run.error?.message).toMatch(/redirect/);
   });
