@@ -40,7 +40,7 @@ export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain(): void }
       </h3>
       <p className="notice-hint">{t('accessWhy')}</p>
       <p className="small muted" data-testid="site-access-missed">
-        {t('accessNotRead', { tabs, pages })}
+        {tabs > 0 && t('accessNotReadTabs', { n: tabs })} {pages > 0 && t('accessNotReadPages', { n: pages })}
       </p>
       <button
         type="button"

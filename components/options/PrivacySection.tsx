@@ -83,10 +83,10 @@ function SiteAccess() {
   return (
     <div className="field site-access-setting" data-testid="site-access-setting" data-state={granted ? 'granted' : 'not-granted'}>
       <strong>{t('accessSetting')}</strong>
-      <p className="small" role="status">
+      <span className="small" role="status">
         {granted ? t('accessOn') : t('accessOff')}
-      </p>
-      {!granted && <p className="small muted">{t('accessWhy')}</p>}
+      </span>
+      {!granted && <span className="small muted">{t('accessWhyShort')}</span>}
       <div className="row">
         {granted ? (
           <button type="button" onClick={() => revokeHostAccess().then(() => setError(''), fail)}>

@@ -83,7 +83,7 @@ test('Firefox without access to sites: Verify with RAT from the context menu che
   await expect.poll(() => demo.evaluate(() => document.querySelectorAll('[data-ratify-mark][tabindex="0"]').length), { timeout: 10_000 }).toBe(2);
   // The other tab was not read; the panel says so and asks, with the reason.
   expect(await attr(panel, '[data-testid=site-access]', 'data-state')).toBe('ask');
-  expect((await text(panel, '[data-testid=site-access-missed]'))[0]).toContain('1 open tabs');
+  expect((await text(panel, '[data-testid=site-access-missed]'))[0]).toContain('Open tabs not read for this answer: 1.');
   for (const r of harness.llm.chatRequests()) expect(JSON.stringify(r.body)).not.toContain('origin=\\"tab\\"');
   expect(await hasSiteAccess(panel)).toBe(false);
   await panel.setViewport({ width: 420, height: 1100 });

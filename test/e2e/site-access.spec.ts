@@ -63,7 +63,7 @@ test('Verify with RAT works before any grant: the selection is checked; other ta
   const prompt = panel.getByTestId('site-access');
   await expect(prompt).toHaveAttribute('data-state', 'ask');
   await expect(prompt).toContainText('Ratify reads your open tabs and the pages search results point to, on this machine, to find evidence.');
-  await expect(panel.getByTestId('site-access-missed')).toContainText('1 open tabs');
+  await expect(panel.getByTestId('site-access-missed')).toContainText('Open tabs not read for this answer: 1.');
   await panel.getByTestId('trace').locator(':scope > summary').click();
   const library = panel.getByTestId('library');
   await library.locator('summary').click();
@@ -72,7 +72,8 @@ test('Verify with RAT works before any grant: the selection is checked; other ta
   for (const r of harness.llm.chatRequests()) expect(JSON.stringify(r.body)).not.toContain('origin=\\"tab\\"');
   expect(harness.llm.chatRequests().some((r) => JSON.stringify(r.body).includes('origin=\\"web\\"'))).toBe(true);
   expect(await hasSiteAccess(worker)).toBe(false);
-  await panel.setViewportSize({ width: 420, height: 1100 });
+  await panel.setViewportSize({ width: 420, height: 900 });
+  await prompt.scrollIntoViewIfNeeded();
   await picture(panel, 'panel-verify-no-access.png');
 });
 
@@ -104,9 +105,10 @@ test('a question without access shows why Ratify asks; allowed through the panel
   const prompt = panel.getByTestId('site-access');
   await expect(prompt).toHaveAttribute('data-state', 'ask');
   await expect(prompt.getByRole('heading')).toHaveText('Let Ratify read your tabs and the pages it finds');
-  await expect(panel.getByTestId('site-access-missed')).toContainText('1 open tabs');
+  await expect(panel.getByTestId('site-access-missed')).toContainText('Open tabs not read for this answer: 1.');
   await expect(panel.locator('ol.sources > li').filter({ hasText: 'open tab' })).toHaveCount(0);
   await panel.setViewportSize({ width: 420, height: 900 });
+  await prompt.scrollIntoViewIfNeeded();
   await picture(panel, 'panel-site-access-prompt.png');
 
   // Settings shows the same state, with the button.
@@ -114,6 +116,7 @@ test('a question without access shows why Ratify asks; allowed through the panel
   await settings.goto(`chrome-extension://${extensionId}/options.html`);
   await expect(settings.getByTestId('site-access-setting')).toHaveAttribute('data-state', 'not-granted');
   await settings.setViewportSize({ width: 600, height: 900 });
+  await settings.getByTestId('site-access-setting').scrollIntoViewIfNeeded();
   await picture(settings, 'options-site-access-off.png');
 
   // The user allows Ratify on all sites on its details page (Chrome's dialog cannot be answered
@@ -129,9 +132,11 @@ test('a question without access shows why Ratify asks; allowed through the panel
   await panel.bringToFront();
   await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
   await expect(prompt).toHaveAttribute('data-state', 'granted');
+  await picture(panel, 'panel-site-access-granted.png');
   expect(await hasSiteAccess(worker)).toBe(true);
   // Settings follows (permissions.onAdded) without a reload.
   await expect(settings.getByTestId('site-access-setting')).toHaveAttribute('data-state', 'granted');
+  await settings.getByTestId('site-access-setting').scrollIntoViewIfNeeded();
   await picture(settings, 'options-site-access-on.png');
 
   await prompt.getByRole('button', { name: 'Run again' }).click();
