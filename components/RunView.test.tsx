@@ -42,8 +42,8 @@ describe('RunView', () => {
     const r = await runOnce(world, { text: 'She was born in Warsaw.', page }, curieLibrary(), { mode: 'verify' });
     expect(r.run.status).toBe('error');
     const v = view(r.run);
-    expect(v.byTest('unfinished')).toBe('Unfinished — the run stopped at claim 1 of 1. This is not the final answer: it has no sources and is not exported.');
-    expect(v.byTest('stopped-at')).toBe('Stopped at claim 1 of 1. Retry continues from there; Run again starts over.');
+    expect(v.byTest('unfinished')).toBe('Unfinished — the run stopped at writing the corrected passage. This is not the final answer: it has no sources and is not exported.');
+    expect(v.byTest('stopped-at')).toBe('Stopped at writing the corrected passage. Retry continues from there; Run again starts over.');
     expect(v.buttons).toEqual(expect.arrayContaining(['Retry', 'Run again']));
     expect(v.buttons).not.toContain('Copy as Markdown');
   });
@@ -64,7 +64,7 @@ describe('RunView', () => {
     });
     expect(r.run.status).toBe('cancelled');
     const v = view(r.run);
-    expect(v.byTest('unfinished')).toMatch(/^Unfinished — the run stopped at step 1 of 1\./);
+    expect(v.byTest('unfinished')).toMatch(/^Unfinished — the run stopped at writing the answer\./);
     expect(v.byTest('answer')).toBe('Marie Curie was born in 1867.');
     expect(v.buttons).toEqual(expect.arrayContaining(['Retry', 'Run again']));
     expect(v.buttons).not.toContain('Copy as Markdown');

@@ -65,7 +65,7 @@ export function stoppedAt(t: T, run: Run): string {
   if (!run.gate) return t(run.mode === 'verify' ? 'stopClaims' : 'stopGate');
   if (!n && run.gate.retrieve) return t('stopDraft');
   const open = run.steps.find((s) => s.status === 'running') ?? run.steps.find((s) => s.status === 'pending');
-  if (!open) return t('stopAnswer');
+  if (!open) return t(run.mode === 'verify' ? 'stopPassage' : 'stopAnswer');
   return t(run.mode === 'verify' ? 'stopClaim' : 'stopStep', { i: run.steps.indexOf(open) + 1, n });
 }
 

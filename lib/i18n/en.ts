@@ -115,6 +115,7 @@ export const en = {
   stopClaims: 'finding the claims',
   stopDraft: 'the draft',
   stopAnswer: 'writing the answer',
+  stopPassage: 'writing the corrected passage',
   stoppedAtLine: 'Stopped at {where}. Retry continues from there; Run again starts over.',
   answerNoSources: 'No source backs this answer: nothing usable was found for its steps, so it is the model’s own, unchecked.',
   speculateLabel: 'Faster answers (uses more model calls)',

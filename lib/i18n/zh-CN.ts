@@ -115,6 +115,7 @@ export const zhCN: Messages = {
   stopClaims: '拆分陈述时',
   stopDraft: '起草时',
   stopAnswer: '写回答时',
+  stopPassage: '改写段落时',
   stoppedAtLine: '停在{where}。“重试”从那里继续；“重新运行”从头开始。',
   answerNoSources: '没有来源支持这个回答：各步骤都没有找到可用的证据，所以这是模型自己的回答，未经核对。',
   speculateLabel: '更快回答（会使用更多模型调用）',

@@ -36,10 +36,13 @@ describe('RAT causal revision', () => {
     expect(third.messages[1]?.content).toMatch(/Steps so far \(fixed\):\n1\. Marie Curie was born in Warsaw on 7 November 1867\.\n2\. She married Pierre Curie in 1895\.\n/);
     expect(third.messages[1]?.content).not.toContain('Krakow');
     expect(r.run.steps.map((s) => s.revised)).toEqual(['Marie Curie was born in Warsaw on 7 November 1867.', 'She married Pierre Curie in 1895.', 'She discovered radium.']);
-    // Events: the draft plans every query; a step that changed rewrites the later ones before its
-    // step-done (so the checkpoint taken then holds them).
-    const order = r.events.filter((e) => (e.type === 'query' && e.round === 1) || e.type === 'step-done').map((e) => `${e.type}:${'index' in e ? e.index : ''}`);
-    expect(order).toEqual(['query:0', 'query:1', 'query:2', 'query:1', 'query:2', 'step-done:0', 'query:2', 'step-done:1', 'step-done:2']);
+    // Events: the draft plans every query; a step that changed is committed as soon as its text,
+    // citations and judgement have streamed, "pending" until it has rewritten the later queries
+    // (a checkpoint is taken at both).
+    const order = r.events
+      .filter((e) => (e.type === 'query' && e.round === 1) || e.type === 'step-done' || e.type === 'next-queries')
+      .map((e) => `${e.type}:${'index' in e ? e.index : ''}${e.type === 'step-done' && e.queriesPending ? ' pending' : ''}${e.type === 'next-queries' ? ` ${e.queries.map((q) => q.index).join(',')}` : ''}`);
+    expect(order).toEqual(['query:0', 'query:1', 'query:2', 'step-done:0 pending', 'next-queries:0 1,2', 'step-done:1 pending', 'next-queries:1 2', 'step-done:2']);
   });
 
   it('streams readable text: draft from the first call, revisions, and the answer', async () => {

@@ -11,14 +11,14 @@
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
 import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
-import { isBadOutput, newChain, runChain, type Chain, type FinalOutput, type StepCaller } from './chain';
+import { isBadOutput, newChain, runChain, type Chain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { gateQuestion, shouldRetrieve } from './gate';
 import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
-import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseStage, stage, type StageSpec } from './stages';
+import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../retrieval/types';
 import { libraryCatalogue } from './catalogue';
 import type { GateDecision, PageContext, PartAnswer } from './types';
@@ -87,6 +87,10 @@ async function directAnswer(ctx: Ctx, question: string, page: PageContext | unde
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
 
+function settledStep(o: { kept: boolean; revised: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }): StepSettled {
+  return { kept: o.kept, revised: stripMarkers(o.revised), citations: o.citations, sufficient: o.sufficient, retryQuery: o.retryQuery };
+}
+
 function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, catalogue: CatalogueEntry[]): StepCaller {
   return {
     prompt: (a) =>
@@ -117,11 +121,21 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
           onUsage: ctx.onUsage,
           onPartial: (p) => {
             const o = (p ?? {}) as Record<string, unknown>;
-            partial({ kept: typeof o.kept === 'boolean' ? o.kept : undefined, revised: str(o.revised), nextQueries: strs(o.nextQueries), queriesDone: 'citations' in o, final: str(o.answer), sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined });
+            const settled = reviseSettledOf(o);
+            partial({
+              kept: typeof o.kept === 'boolean' ? o.kept : undefined,
+              revised: str(o.revised),
+              nextQueries: strs(o.nextQueries),
+              // The queries are the last field but the answer.
+              queriesDone: 'answer' in o,
+              final: str(o.answer),
+              sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined,
+              ...(settled ? { settled: settledStep(settled) } : {}),
+            });
           },
         });
       const out = a.withFinal ? await call(stage('revise', reviseFinalStage)) : { ...(await call(stage('revise', reviseStage))), answer: '' };
-      return { kept: out.kept, revised: stripMarkers(out.revised), nextQueries: out.nextQueries, citations: out.citations, sufficient: out.sufficient, retryQuery: out.retryQuery, final: out.answer };
+      return { ...settledStep(out), nextQueries: out.nextQueries, final: out.answer };
     },
   };
 }

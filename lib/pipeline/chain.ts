@@ -45,7 +45,13 @@ export interface StepCallPartial {
   queriesDone?: boolean;
   final?: string;
   sufficient?: boolean;
+  /** Everything the step is committed on, once the model has written it all (before the later
+   * steps' queries and the final output). */
+  settled?: StepSettled;
 }
+
+/** A step's reply without the later steps' queries and the final output. */
+export type StepSettled = Omit<StepCallResult, 'nextQueries' | 'final'>;
 
 export interface StepCallResult {
   /** The step stands as drafted. */

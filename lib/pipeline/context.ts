@@ -23,7 +23,8 @@ export interface Ctx {
 export const DONE_STATUSES: StepState['status'][] = ['revised', 'unchanged', 'malformed'];
 
 export function isDone(s: StepState): boolean {
-  return DONE_STATUSES.includes(s.status);
+  // A changed step whose queries for the later steps were not all written is revised again.
+  return DONE_STATUSES.includes(s.status) && !s.queriesPending;
 }
 
 export function cancelled(stage?: string): LlmError {

@@ -193,9 +193,9 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
     system(
       'You revise one step of a step-by-step draft against retrieved evidence. The steps before it are fixed: do not change them.',
       '"kept": true if the evidence confirms the step or says nothing against it, so it stands as drafted; then "revised" is "". Otherwise "kept" is false and "revised" is the step rewritten to agree with the evidence: correct what the evidence contradicts, make vague parts specific, drop what is unsupported and doubtful. Write only this step, without citation markers.',
-      LATER_QUERIES,
       '"citations": the evidence you relied on, each with its id (P1, P2, …) and "quote", a short span (at most 25 words) copied exactly from that passage. Cite nothing when the evidence did not help.',
       roundRule(x.finalRound, 'step'),
+      LATER_QUERIES,
       answerRule,
       queryLanguageRule(x.catalogue),
     ),
@@ -237,9 +237,9 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
       'You fact-check one claim from a passage the user highlighted, against retrieved evidence. Claims before it are already checked.',
       '"verdict": "supported" if the evidence confirms the claim; "corrected" if a detail is wrong and the evidence shows the right one; "refuted" if the evidence contradicts the claim as a whole; "unverifiable" if the evidence does not settle it (absence of evidence is not refutation).',
       '"corrected": the claim as it should read given the evidence (the claim unchanged when supported or unverifiable). "explanation": one short sentence saying why.',
-      '"nextQueries": only if the claim is corrected or refuted, one short, specific web search query for each later claim (shown below), in order, taking the correction into account; [] otherwise.',
       '"citations": the evidence you relied on, each with its id (P1, P2, …) and "quote", a short span (at most 25 words) copied exactly from that passage.',
       roundRule(x.finalRound, 'claim'),
+      '"nextQueries": only if the claim is corrected or refuted, one short, specific web search query for each later claim (shown below), in order, taking the correction into account; [] otherwise.',
       x.withPassage
         ? `This is the last claim. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}also write "correctedPassage": the highlighted passage with every corrected or refuted claim fixed (including those checked before), keeping its wording, style and language elsewhere, with evidence ids like [P1] right after each fix that this message's evidence supports.${x.finalRound ? '' : ' If "sufficient" is false, "correctedPassage" is "".'}`
         : '',

@@ -81,8 +81,14 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
           verdict: ev.verdict,
           note: ev.note,
           quotes: ev.quotes,
+          queriesPending: ev.queriesPending,
         })),
       };
+    case 'next-queries': {
+      let steps = updateStep(r, ev.index, (s) => ({ ...s, queriesPending: undefined }));
+      for (const q of ev.queries) steps = updateStep({ ...r, steps }, q.index, (s) => ({ ...s, queries: [...s.queries.filter((x) => x.round !== 1), { round: 1, query: q.query, passages: [] }].sort((x, y) => x.round - y.round) }));
+      return { ...r, steps };
+    }
     case 'speculation':
       return {
         ...r,

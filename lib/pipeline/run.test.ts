@@ -122,8 +122,8 @@ describe('executeRun', () => {
       signal: ctrl.signal,
       emit: (ev: RunEvent) => {
         live = applyEvent(live, ev);
-        if (ev.type === 'step-done') checkpoint = structuredClone(live);
-        if (ev.type === 'step-done' && ev.index === 0) ctrl.abort();
+        if (ev.type === 'step-done' || ev.type === 'next-queries') checkpoint = structuredClone(live);
+        if (ev.type === 'next-queries' && ev.index === 0) ctrl.abort();
       },
     });
     expect(checkpoint?.steps.map((s) => s.status)).toEqual(['unchanged', 'pending', 'pending'].map((x, i) => (i === 0 ? 'revised' : x)));
@@ -145,6 +145,35 @@ describe('executeRun', () => {
     expect(done.answer).toMatch(/\[1\]/);
     expect(done.sources.length).toBeGreaterThanOrEqual(2);
     expect(done.usage?.calls).toBe(5); // 3 before the restart + 2 after
+  });
+
+  it('a step committed but cut off before its queries for the later steps is revised again on resume, so no later step uses a stale query', async () => {
+    world = await startWorld({ steps, facts });
+    let checkpoint: Run | undefined;
+    let live = newRun('r1', 'ask', Q, 0);
+    const ctrl = new AbortController();
+    await executeRun({
+      run: live,
+      llm: world.llm,
+      library: curieLibrary(),
+      settings: pipelineSettings({ speculate: false }),
+      signal: ctrl.signal,
+      emit: (ev: RunEvent) => {
+        live = applyEvent(live, ev);
+        if (ev.type === 'step-done' || ev.type === 'next-queries') checkpoint = structuredClone(live);
+        // "Die" the moment step 1 is committed, before its reply has written step 2's query.
+        if (ev.type === 'step-done' && ev.index === 0) ctrl.abort();
+      },
+    });
+    expect(checkpoint?.steps[0]).toMatchObject({ status: 'revised', queriesPending: true });
+    expect(checkpoint?.steps[1]?.queries[0]?.query).not.toContain('born in Warsaw in 1867'); // still the draft's
+    const before = world.server.chatRequests().length;
+    const lib = curieLibrary();
+    const done = await executeRun({ run: { ...(checkpoint as Run), status: 'interrupted' }, llm: world.llm, library: lib, settings: pipelineSettings({ speculate: false }), emit: () => {} });
+    expect(world.server.chatRequests().slice(before).map((q) => q.stage)).toEqual(['revise', 'revise', 'revise']);
+    expect(done.steps[1]?.queries[0]?.query).toContain('born in Warsaw in 1867');
+    expect(done.steps.every((s) => !s.queriesPending)).toBe(true);
+    expect(done.status).toBe('done');
   });
 
   it('resumes after the last step and only composes the missing answer', async () => {

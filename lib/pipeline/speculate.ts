@@ -128,8 +128,9 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
   const projected = (pos: number): Run | undefined => {
     let v = ctx.run();
     for (let p = 0; p < pos; p++) {
-      if (isDone(stepIn(v, p))) continue;
       const a = attempts.get(p);
+      // Done, unless its attempt runs on (a step committed before its queries for the later steps).
+      if (isDone(stepIn(v, p)) && !(a && !a.ended)) continue;
       if (!a) return undefined;
       if (a.ended && !a.live && a.failed === undefined) {
         for (const ev of a.buffer) v = applyEvent(v, ev);
@@ -139,7 +140,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
       if (a.said === false) {
         if (!a.ready) return undefined;
         if (!a.live) for (const ev of a.buffer) v = applyEvent(v, ev);
-        v = applyEvent(v, { type: 'step-done', index: indices[p] as number, revised: a.ready.revised, status: 'revised', citations: [] });
+        if (stepIn(v, p).status !== 'revised') v = applyEvent(v, { type: 'step-done', index: indices[p] as number, revised: a.ready.revised, status: 'revised', citations: [] });
         a.ready.queries.forEach((q, i) => indices[p + 1 + i] !== undefined && q.trim() && (v = applyEvent(v, { type: 'query', index: indices[p + 1 + i] as number, round: 1, query: q.trim() })));
       }
       // Said it stands, or not said yet and assumed to (a cautious attempt stops the walk below).

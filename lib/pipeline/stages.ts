@@ -122,16 +122,17 @@ function withQueryFields(v: unknown): unknown {
 }
 
 /** Field order is the order the model writes them: `kept` first, so a caller knows within a few
- * tokens whether the step stands (speculative revision schedules on it); then the revision and,
- * only if the step changed, fresh queries for the later steps (so the next retrieval can start
- * while the rest streams); citations and the sufficiency judgement; a query for another round. */
+ * tokens whether the step stands (speculative revision schedules on it); then the revision, its
+ * citations and the sufficiency judgement (with a query for another round), which is all the step
+ * needs to be committed; last, only if the step changed, fresh queries for the later steps, which
+ * the next step needs and the committed one does not. */
 const reviseBase = {
   kept: flag(false),
   revised: text,
-  nextQueries: queryList,
   citations,
   sufficient: flag(true),
   retryQuery: text,
+  nextQueries: queryList,
 };
 export const reviseStage = z.preprocess(withQueryFields, z.object(reviseBase));
 /** The last step also writes the answer. */
@@ -141,12 +142,31 @@ const checkBase = {
   verdict: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(VERDICTS)),
   corrected: text,
   explanation: text,
-  nextQueries: queryList,
   citations,
   sufficient: flag(true),
   retryQuery: text,
+  nextQueries: queryList,
 };
 export const checkStage = z.preprocess(withQueryFields, z.object(checkBase));
+
+/** What a step is committed on: its reply without the later steps' queries (and the final output). */
+const reviseSettled = z.preprocess(withQueryFields, z.object(reviseBase).omit({ nextQueries: true }));
+const checkSettled = z.preprocess(withQueryFields, z.object(checkBase).omit({ nextQueries: true }));
+
+/** A streaming reply's settled part: every field the step is committed on has been written, and
+ * the model has moved on to another field, so the last of them is complete. Read whatever order
+ * the model wrote the fields in; undefined until then (defaults never stand in for a field). */
+function settledOf<T>(schema: z.ZodType<T>, keys: string[]) {
+  return (partial: unknown): T | undefined => {
+    if (!partial || typeof partial !== 'object' || Array.isArray(partial)) return undefined;
+    const written = Object.keys(partial);
+    if (!keys.every((k) => written.includes(k)) || !written.some((k) => !keys.includes(k))) return undefined;
+    const r = schema.safeParse(partial);
+    return r.success ? r.data : undefined;
+  };
+}
+export const reviseSettledOf = settledOf(reviseSettled, ['kept', 'revised', 'citations', 'sufficient', 'retryQuery']);
+export const checkSettledOf = settledOf(checkSettled, ['verdict', 'corrected', 'explanation', 'citations', 'sufficient', 'retryQuery']);
 /** The last check also writes the corrected passage. */
 export const checkFinalStage = z.preprocess(withQueryFields, z.object({ ...checkBase, correctedPassage: text }));
 

@@ -8,12 +8,12 @@ import { LlmError } from '../llm/errors';
 import type { Passage } from '../retrieval/types';
 import { backedVerdict } from '../verdicts';
 import { aliasPassages, validateCitations, type AliasMap } from './citations';
-import type { Chain, FinalOutput, StepCallArgs, StepCallResult } from './chain';
+import type { Chain, FinalOutput, StepCallArgs, StepCallResult, StepSettled } from './chain';
 import { isDone, type Ctx } from './context';
 import { fallbackQuery } from './prompts';
 import { refine } from './refine';
 import { MarkerStream } from './sources';
-import type { StepState } from './types';
+import type { RunEvent, StepState } from './types';
 
 /** Said of a verdict that needed a validated citation and had none (it became "unverifiable"). */
 export const UNBACKED_NOTE = 'The model gave no evidence that could be checked for its verdict.';
@@ -120,6 +120,16 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
   const next = laterIdx[0] !== undefined ? stepAt(ctx, laterIdx[0]) : undefined;
   if (next) chain.cache.prefetch(plannedQuery(next, chain.question), k * 2);
 
+  /** Emits the step's step-done from a settled reply (again only if a final reply differs from
+   * the one committed early, e.g. after a repair round). */
+  let early: Committed | undefined;
+  const commit = (out: StepSettled, aliases: AliasMap, why: StopReason): Committed => {
+    const c = settle(chain, step, out, aliases, why, laterIdx.length > 0);
+    if (early && JSON.stringify(early.event) === JSON.stringify(c.event)) return early;
+    for (const d of c.dropped) ctx.emit({ type: 'citation-dropped', index, passageId: d.passageId, reason: d.reason });
+    ctx.emit(c.event);
+    return c;
+  };
   const all: Passage[] = [];
   const asked = new Set<string>();
   let best: { out: StepCallResult; aliases: AliasMap; finalRound: boolean; earlier: AliasMap } | undefined;
@@ -151,6 +161,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
     if (markers && ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
     let keptSaid = false;
     let prefetched = 0;
+    early = undefined;
     let out: StepCallResult;
     try {
       out = await chain.caller.call(args, messages, (p) => {
@@ -165,7 +176,13 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
         const whole = p.queriesDone ? qs : qs.slice(0, -1);
         for (; prefetched < whole.length; prefetched++) chain.cache.prefetch(whole[prefetched] ?? '', k * 2);
         // The revised text is complete once the queries have started.
-        if (round === 1 && p.kept === false && p.nextQueries !== undefined && p.revised) hooks.onReady?.({ revised: p.revised, queries: whole, complete: !!p.queriesDone });
+        if (round === 1 && p.kept === false && p.nextQueries !== undefined && p.settled?.revised) hooks.onReady?.({ revised: p.settled.revised, queries: whole, complete: !!p.queriesDone });
+        // Committed as soon as everything it rests on has streamed, before the later steps'
+        // queries: the step is shown done while they are written.
+        if (!early && p.settled && (p.settled.sufficient || args.finalRound)) {
+          ctx.emit({ type: 'passages', index, round, passages: given, sufficient: p.settled.sufficient });
+          early = commit(p.settled, args.passages, p.settled.sufficient ? 'sufficient' : 'max-rounds');
+        }
         if (markers && (args.finalRound || p.sufficient === true)) {
           const f = markers.push(finTrack.next(p.final));
           if (f) ctx.emit({ type: 'answer-delta', text: f });
@@ -177,11 +194,12 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
       throw err;
     }
     if (!keptSaid) hooks.onKept?.(out.kept);
+    if (round === 1 && !out.kept && out.revised) hooks.onReady?.({ revised: out.revised, queries: out.nextQueries, complete: true });
     if (markers) {
       const f = markers.flush();
       if (f) ctx.emit({ type: 'answer-delta', text: f });
     }
-    ctx.emit({ type: 'passages', index, round, passages: given, sufficient: out.sufficient });
+    if (!early) ctx.emit({ type: 'passages', index, round, passages: given, sufficient: out.sufficient });
     best = { out, aliases: args.passages, finalRound: args.finalRound, earlier: args.earlier };
     if (out.sufficient) {
       stop = 'sufficient';
@@ -200,34 +218,51 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
     ctx.emit({ type: 'step-done', index, revised: step.draft, status: 'unchanged', citations: [], note: 'No evidence was found for this step.', ...(chain.verify ? { verdict: 'unverifiable' as const } : {}) });
     return undefined;
   }
-  const { valid, dropped } = validateCitations(best.out.citations, best.aliases);
-  for (const d of dropped) ctx.emit({ type: 'citation-dropped', index, passageId: d.passageId, reason: d.reason });
+  const done = commit(best.out, best.aliases, stop);
+  // A changed step rewrites the later steps' queries (causal queries); one that stands leaves the
+  // planned ones, which were written from the same context. The step stays "pending" until then,
+  // so a run resumed in between revises it again rather than use stale queries.
+  if (done.pending) ctx.emit({ type: 'next-queries', index, queries: best.out.nextQueries.flatMap((q, i) => (laterIdx[i] !== undefined && q.trim() ? [{ index: laterIdx[i] as number, query: q.trim() }] : [])) });
+  // An answer written while the model still wanted more evidence is not final.
+  if (isLast && best.out.final && (best.out.sufficient || best.finalRound || stop !== 'max-rounds')) return { raw: best.out.final, aliases: new Map([...best.aliases, ...best.earlier]), index };
+  return undefined;
+}
+
+interface Committed {
+  event: Extract<RunEvent, { type: 'step-done' }>;
+  dropped: { passageId: string; reason: string }[];
+  /** It changed and has later steps: their queries follow. */
+  pending: boolean;
+}
+
+/** The step-done a settled reply gives: validated citations, a verdict only with evidence. */
+function settle(chain: Chain, step: StepState, out: StepSettled, aliases: AliasMap, stop: StopReason, hasLater: boolean): Committed {
+  const { valid, dropped } = validateCitations(out.citations, aliases);
   const citations = valid.map((v) => v.passage.id);
   const quotes: Record<string, string> = {};
   for (const v of valid) if (v.quote) quotes[v.passage.id] = v.quote;
   // A verdict that changes or confirms the text must rest on validated evidence.
-  const verdict = best.out.verdict ? backedVerdict(best.out.verdict, citations.length) : undefined;
-  const downgraded = verdict !== best.out.verdict;
-  const revised = downgraded || best.out.kept || !best.out.revised ? step.draft : best.out.revised;
+  const verdict = out.verdict ? backedVerdict(out.verdict, citations.length) : undefined;
+  const downgraded = verdict !== out.verdict;
+  const revised = downgraded || out.kept || !out.revised ? step.draft : out.revised;
   const changed = normText(revised) !== normText(step.draft);
-  const note = chain.verify ? (downgraded ? UNBACKED_NOTE : best.out.note) : stop === 'sufficient' || stop === 'max-rounds' ? undefined : stopNote(stop);
-  // A step that changed rewrites the later steps' queries (causal queries); one that stands
-  // leaves the planned ones, which were written from the same context. Before step-done, so the
-  // checkpoint taken at step-done holds them.
-  if (changed) best.out.nextQueries.forEach((q, i) => laterIdx[i] !== undefined && q.trim() && ctx.emit({ type: 'query', index: laterIdx[i] as number, round: 1, query: q.trim() }));
-  ctx.emit({
-    type: 'step-done',
-    index,
-    revised,
-    status: changed ? 'revised' : 'unchanged',
-    citations,
-    ...(Object.keys(quotes).length ? { quotes } : {}),
-    ...(verdict ? { verdict } : {}),
-    ...(note ? { note } : {}),
-  });
-  // An answer written while the model still wanted more evidence is not final.
-  if (isLast && best.out.final && (best.out.sufficient || best.finalRound || stop !== 'max-rounds')) return { raw: best.out.final, aliases: new Map([...best.aliases, ...best.earlier]), index };
-  return undefined;
+  const note = chain.verify ? (downgraded ? UNBACKED_NOTE : out.note) : stop === 'sufficient' || stop === 'max-rounds' ? undefined : stopNote(stop);
+  const pending = changed && hasLater;
+  return {
+    dropped,
+    pending,
+    event: {
+      type: 'step-done',
+      index: step.index,
+      revised,
+      status: changed ? 'revised' : 'unchanged',
+      citations,
+      ...(Object.keys(quotes).length ? { quotes } : {}),
+      ...(verdict ? { verdict } : {}),
+      ...(note ? { note } : {}),
+      ...(pending ? { queriesPending: true as const } : {}),
+    },
+  };
 }
 
 function stopNote(s: StopReason): string {

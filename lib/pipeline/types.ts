@@ -130,6 +130,8 @@ export interface StepState {
   sentence?: string;
   verdict?: Verdict;
   note?: string;
+  /** Committed as changed, while its reply still writes the later steps' queries. */
+  queriesPending?: boolean;
   /** Revised speculatively (in parallel with the steps before it) and kept. */
   speculative?: boolean;
   /** Speculative revisions of this step that were discarded, with why. */
@@ -256,7 +258,9 @@ export type RunEvent =
   | { type: 'query'; index: number; round: number; query: string }
   | { type: 'passages'; index: number; round: number; passages: Passage[]; sufficient?: boolean }
   | { type: 'revision-delta'; index: number; text: string }
-  | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string> }
+  | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string>; queriesPending?: true }
+  /** A changed step's queries for the later steps, written after it was committed. */
+  | { type: 'next-queries'; index: number; queries: { index: number; query: string }[] }
   | { type: 'citation-dropped'; index: number; passageId: string; reason: string }
   /** A speculative revision of a step was kept (its context was exact) or discarded. */
   | { type: 'speculation'; index: number; outcome: 'accepted' } | { type: 'speculation'; index: number; outcome: 'discarded'; reason: DiscardReason }

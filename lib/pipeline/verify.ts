@@ -6,7 +6,7 @@
 import { DeltaTracker } from '../llm/partial-json';
 import { backedVerdict, changesText, isVerdict } from '../verdicts';
 import { stripMarkers, type AliasMap } from './citations';
-import { newChain, runChain, type StepCaller } from './chain';
+import { newChain, runChain, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { stepsOfPart, type Ctx } from './context';
 import { gateSelection } from './gate';
@@ -15,8 +15,21 @@ import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
 import { UNBACKED_NOTE } from './step';
 import { buildSources, citedEvidence } from './sources';
-import { checkFinalStage, checkStage, stage, type StageSpec } from './stages';
-import type { ClaimResult, RunInput } from './types';
+import { checkFinalStage, checkSettledOf, checkStage, stage, type StageSpec } from './stages';
+import type { ClaimResult, RunInput, Verdict } from './types';
+
+function settledClaim(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
+  const kept = !changesText(o.verdict);
+  return {
+    kept,
+    revised: !kept && o.corrected ? stripMarkers(o.corrected) : draft,
+    citations: o.citations,
+    sufficient: o.sufficient,
+    retryQuery: o.retryQuery,
+    verdict: o.verdict,
+    note: o.explanation || undefined,
+  };
+}
 
 function checkCaller(ctx: Ctx, selection: string, catalogue: CatalogueEntry[]): StepCaller {
   return {
@@ -47,30 +60,22 @@ function checkCaller(ctx: Ctx, selection: string, catalogue: CatalogueEntry[]): 
           onPartial: (p) => {
             const o = (p ?? {}) as Record<string, unknown>;
             const verdict = typeof o.verdict === 'string' ? o.verdict.trim().toLowerCase() : '';
+            const settled = checkSettledOf(o);
             partial({
               // The verdict comes first: whether the claim's text stands is known at once.
               kept: isVerdict(verdict) ? !changesText(verdict) : undefined,
               revised: typeof o.corrected === 'string' ? o.corrected : undefined,
               nextQueries: Array.isArray(o.nextQueries) ? o.nextQueries.filter((q): q is string => typeof q === 'string') : undefined,
-              queriesDone: 'citations' in o,
+              // The queries are the last field but the corrected passage.
+              queriesDone: 'correctedPassage' in o,
               final: typeof o.correctedPassage === 'string' ? o.correctedPassage : undefined,
               sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined,
+              ...(settled ? { settled: settledClaim(settled, a.step.draft) } : {}),
             });
           },
         });
       const out = a.withFinal ? await call(stage('check', checkFinalStage)) : { ...(await call(stage('check', checkStage))), correctedPassage: '' };
-      const kept = !changesText(out.verdict);
-      return {
-        kept,
-        revised: !kept && out.corrected ? stripMarkers(out.corrected) : a.step.draft,
-        nextQueries: out.nextQueries,
-        citations: out.citations,
-        sufficient: out.sufficient,
-        retryQuery: out.retryQuery,
-        final: out.correctedPassage,
-        verdict: out.verdict,
-        note: out.explanation || undefined,
-      };
+      return { ...settledClaim(out, a.step.draft), nextQueries: out.nextQueries, final: out.correctedPassage };
     },
   };
 }

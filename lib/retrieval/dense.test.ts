@@ -10,7 +10,7 @@ import { clearAnalysisCache, createLibrary, type LibraryOptions } from './librar
 import { createMemoryTabs } from './memory-tabs';
 
 const TABS = [
-  { title: 'Antibiotic resistance', text: 'Misusing antibiotics, such as taking them when you do not need them, is what makes bacteria resistant. Resistant bacteria then spread between patients.' },
+  { title: 'Norway in 2023', text: 'Norway saw its GDP rise by two percent, driven by oil and gas exports. Unemployment stayed under four percent.' },
   { title: 'Hospital food', text: 'Hospital menus changed a lot this year. Patients now choose their meals on a tablet the evening before.' },
   { title: 'Germ theory', text: 'Louis Pasteur showed that fermentation is caused by living organisms. His work founded microbiology in the nineteenth century.' },
 ].map((t, i) => ({ id: i + 1, url: `https://site${i}.example/${i}`, title: t.title, page: { url: `https://site${i}.example/${i}`, hash: `h${i}`, title: t.title, text: t.text, headings: [] } }));
@@ -38,14 +38,16 @@ function library(extra: Partial<LibraryOptions> = {}) {
 }
 
 describe('dense ranking with the endpoint embeddings', () => {
-  const question = 'What is the main reason germs stop responding to medication?';
+  // No content word in common with the Norway tab ("GDP" is WordNet's synonym of "gross domestic
+  // product" in the fake server's embeddings).
+  const question = 'How much did the gross domestic product grow?';
 
   it('finds a paraphrase that words alone miss, by fusing dense with lexical ranking', async () => {
     clearAnalysisCache();
     const lexical = await library({ embed: undefined }).retrieve({ query: question, k: 2 });
     const hybrid = await library().retrieve({ query: question, k: 2 });
-    expect(lexical.passages.map((p) => p.title)).not.toContain('Antibiotic resistance');
-    expect(hybrid.passages.map((p) => p.title)).toContain('Antibiotic resistance');
+    expect(lexical.passages.map((p) => p.title)).not.toContain('Norway in 2023');
+    expect(hybrid.passages[0]?.title).toBe('Norway in 2023');
     expect(hybrid.errors).toEqual([]);
   });
 

@@ -128,14 +128,15 @@ export class DenseIndex {
     }
   }
 
-  /** `pool` ordered by cosine similarity to the query vector (only passages with a vector). */
-  rank(query: Float32Array, pool: Passage[], limit: number): Passage[] {
-    const scored: { p: Passage; s: number }[] = [];
-    for (const p of pool) {
-      const v = this.vector(passageEmbedText(p));
-      if (v) scored.push({ p, s: dot(query, v) });
+  /** The best `limit` of `pool` by cosine similarity to the query vector, with the similarity
+   * (only passages with a vector). */
+  rank(query: Float32Array, pool: Passage[], limit: number): { passage: Passage; score: number }[] {
+    const scored: { passage: Passage; score: number }[] = [];
+    for (const passage of pool) {
+      const v = this.vector(passageEmbedText(passage));
+      if (v) scored.push({ passage, score: dot(query, v) });
     }
-    scored.sort((a, b) => b.s - a.s);
-    return scored.slice(0, limit).map((x) => x.p);
+    scored.sort((a, b) => b.score - a.score);
+    return scored.slice(0, limit);
   }
 }

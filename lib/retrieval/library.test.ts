@@ -111,7 +111,7 @@ describe('the library', () => {
     expect(r.sources.find((s) => s.tabId === 1)).toMatchObject({ status: 'skipped', reason: 'selection source' });
   });
 
-  it('fuses optional dense scores by rank, and falls back to lexical when embeddings fail', async () => {
+  it('fuses optional dense scores, and falls back to lexical when embeddings fail', async () => {
     const tabs = [
       tabPage(1, 'https://a.example/', 'Apples', 'Apples grow on trees in orchards.'),
       tabPage(2, 'https://b.example/', 'Fruit', 'Fruit orchards: apples, pears and plums grow there.'),

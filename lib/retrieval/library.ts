@@ -11,6 +11,7 @@ import { chunkPage } from './passages';
 import { catalogueEntry, queryAlternatives } from './queries';
 import { chunkPdf, cutNote } from './pdf';
 import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeights } from './rank';
+import { fuseByScore, type Scored } from './fusion';
 import { providersFromSettings, type SearchHit, type SearchProvider } from './search';
 import { ProviderError as SearchProviderError } from './search/provider';
 import { isExcludedHost, mapLimit, NO_SITE_ACCESS, readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
@@ -26,7 +27,10 @@ const MAX_DENSE_PASSAGES = 2000;
 
 /** Tuned on the development set's tuning part (bench/retrieval/devset). */
 const PAGE_SPREAD = 1;
-const DENSE_WEIGHT = 1;
+/** Share of the dense score in the per-query fusion (fusion.ts fuseByScore). */
+const DENSE_WEIGHT = 0.35;
+/** Passages of the dense ranking fused per query: its floor is the cosine of the last. */
+const DENSE_DEPTH = 50;
 
 export interface LibraryOptions {
   search: SearchSettings;
@@ -67,8 +71,10 @@ export interface LibraryOptions {
   /** A fetched result page is reused from the cache for this long (default one day). */
   webCacheTtlMs?: number;
   weights?: Partial<RankWeights>;
-  /** Weight of each dense ranking against a lexical one in the fusion (default DENSE_WEIGHT). */
+  /** Share of the dense score against the lexical one in the fusion (default DENSE_WEIGHT). */
   denseWeight?: number;
+  /** Overlap of consecutive passages, as a share of passageChars (passages.ts; default 0). */
+  passageOverlap?: number;
   /** Places a passage moves down per better passage of its own page (diversify.ts spreadPages). */
   pageSpread?: number;
 }
@@ -84,8 +90,8 @@ export interface RatifyLibrary extends Library {
 const analyses = new Map<string, AnalyzedDoc>();
 const MAX_ANALYSES = 400;
 
-function analysisFor(page: ReadablePage, chars: number, origin: Origin, extra: { tabId?: number; provider?: string }, fields: Pick<RankWeights, 'title' | 'heading'>): AnalyzedDoc {
-  const key = `${origin}\n${extra.tabId ?? ''}\n${extra.provider ?? ''}\n${chars}\n${fields.title}/${fields.heading}\n${page.url}\n${page.hash}\n${page.title}`;
+function analysisFor(page: ReadablePage, chars: number, origin: Origin, extra: { tabId?: number; provider?: string; overlap?: number }, fields: Pick<RankWeights, 'title' | 'heading'>): AnalyzedDoc {
+  const key = `${origin}\n${extra.tabId ?? ''}\n${extra.provider ?? ''}\n${chars}/${extra.overlap ?? ''}\n${fields.title}/${fields.heading}\n${page.url}\n${page.hash}\n${page.title}`;
   let a = analyses.get(key);
   if (a) {
     analyses.delete(key); // re-insert: most recently used last
@@ -159,7 +165,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     }, { cache: opts.cache, signal, now, timeoutMs: opts.tabTimeoutMs, concurrency: opts.tabConcurrency });
     for (const { tab, page } of r.pages) {
       tabUrls.add(documentUrl(page.url));
-      index.add(analysisFor(page, chars, 'tab', { tabId: tab.id }, index.weights));
+      index.add(analysisFor(page, chars, 'tab', { tabId: tab.id, overlap: opts.passageOverlap }, index.weights));
       catalogue.push(catalogueEntry({ url: tab.url || page.url, title: page.title || tab.title, lang: page.lang }, 'tab'));
     }
     // The tabs' passages are embedded while the model drafts (errors surface at retrieval).
@@ -263,21 +269,21 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     const read = await mapLimit(todo, 4, ({ hit, provider }) => readHit(hit, provider, signal));
     for (const { page, status } of read) {
       sources.push(status);
-      if (page) index.add(analysisFor({ ...page, url: status.url }, chars, 'web', { provider: status.provider }, index.weights));
+      if (page) index.add(analysisFor({ ...page, url: status.url }, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights));
     }
     return { sources, errors };
   }
 
   /** One dense ranking per query alternative, or none (with a note in the trace) when the
    * embeddings endpoint fails or is slow: ranking is then lexical. */
-  async function denseLists(alts: string[], lexical: Passage[][], keep: (p: Passage) => boolean, signal: AbortSignal | undefined, errors: ProviderError[]): Promise<Passage[][]> {
+  async function denseLists(alts: string[], lexical: Scored<Passage>[][], keep: (p: Passage) => boolean, signal: AbortSignal | undefined, errors: ProviderError[]): Promise<Scored<Passage>[][]> {
     if (!dense || !(await dense.model())) return [];
-    const pool = (index.size <= MAX_DENSE_PASSAGES ? index.allPassages() : [...new Map(lexical.flat().map((p) => [p.id, p])).values()]).filter(keep);
+    const pool = (index.size <= MAX_DENSE_PASSAGES ? index.allPassages() : [...new Map(lexical.flat().map((x) => [x.passage.id, x.passage])).values()]).filter(keep);
     try {
       await withTimeout(opts.denseTimeoutMs ?? 10_000, signal, () => dense.ensure([...alts, ...pool.map(passageEmbedText)], signal));
       return alts.map((q) => {
         const qv = dense.vector(q);
-        return qv ? dense.rank(qv, pool, 50) : [];
+        return qv ? dense.rank(qv, pool, DENSE_DEPTH) : [];
       });
     } catch (e) {
       if (signal?.aborted) throw e;
@@ -320,16 +326,11 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       const seed = (req.round ?? 1) > 1 ? req.seed : undefined;
       const skip = new Set(req.seed?.map((p) => p.id) ?? []);
       const keep = (p: Passage) => !skip.has(p.id) && (!originUrl || documentUrl(p.url) !== originUrl);
-      const lexical = alts.map((q) =>
-        index
-          .search(q, { k: Math.max(50, k * 4), seed, exclude: skip.size ? skip : undefined })
-          .map((s) => s.passage)
-          .filter(keep),
-      );
+      const lexical = alts.map((q) => index.search(q, { k: Math.max(50, k * 4), seed, exclude: skip.size ? skip : undefined }).filter((x) => keep(x.passage)));
       const denses = await denseLists(alts, lexical, keep, req.signal, errors);
-      const lists = [...lexical, ...denses];
-      const weights = [...lexical.map(() => 1), ...denses.map(() => opts.denseWeight ?? DENSE_WEIGHT)];
-      const fused = lists.length > 1 ? fuseByRank(lists, (p) => p.id, 60, weights) : (lists[0] ?? []);
+      // Per query alternative, lexical and dense by normalised score; alternatives by rank.
+      const lists = lexical.map((lex, i) => (denses[i] ? fuseByScore(lex, denses[i], (p) => p.id, opts.denseWeight ?? DENSE_WEIGHT) : lex.map((x) => x.passage)));
+      const fused = lists.length > 1 ? fuseByRank(lists, (p) => p.id, 60) : (lists[0] ?? []);
       const ranked = spreadPages(fused, (p) => documentUrl(p.url), opts.pageSpread ?? PAGE_SPREAD);
       // Near-duplicates (the same article open in a tab and found on the web) keep the tab copy.
       const passages = dedupe(ranked, (p) => p.text, k, { prefer: (a, b) => a.origin === 'tab' && b.origin !== 'tab' });

@@ -34,7 +34,7 @@ export interface RunManagerDeps {
 }
 
 /** Events that end a unit of work: the run is written to IndexedDB after each of them. */
-const CHECKPOINT_EVENTS = new Set<RunEvent['type']>(['gate', 'draft', 'library', 'step-done', 'part-answer', 'answer', 'claims', 'error', 'done']);
+const CHECKPOINT_EVENTS = new Set<RunEvent['type']>(['gate', 'draft', 'library', 'step-done', 'next-queries', 'part-answer', 'answer', 'claims', 'error', 'done']);
 
 interface Active {
   run: Run;

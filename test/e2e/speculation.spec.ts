@@ -21,11 +21,27 @@ test('later steps are checked in parallel; a step that changed discards the chec
     facts: [{ step: 0, phrase: 'Warsaw' }, { step: 1, phrase: 'Paris', revised: 'She moved to Paris in 1891.' }, { step: 2, phrase: 'Nobel' }, { step: 3, phrase: 'Nobel' }],
     finalAnswer: 'Marie Curie moved to Paris in 1891 and won two Nobel Prizes.',
   });
-  // Steps 1 and 2 are checked at the same moment and each says first whether its step stands, so
-  // which reply comes first would be a race; the front step's check answers 1.5 s late, so step 2's
-  // "changed" is known before step 1's "stands" on a machine of any speed.
+  // Steps 1, 2 and 3 are checked at the same moment and each says first whether its step stands,
+  // so the order of their replies would be a race on a loaded machine. The script fixes it: step
+  // 2's check answers once step 3's (started on step 2's draft) has reached the server, and the
+  // front step's answers 1.5 s after step 2's, so step 2's "changed" is known before step 1's
+  // "stands" and discards a check that was really sent.
+  const once = () => {
+    let open!: () => void;
+    const p = new Promise<void>((r) => (open = r));
+    return { p, open };
+  };
+  const step3Sent = once();
+  const step2Answered = once();
+  const step = (req: { lastUser: string }, n: number) => new RegExp(`^Current step: ${n} of`, 'm').test(req.lastUser);
   harness.llm.setResponder(async (req) => {
-    if (req.stage === 'revise' && /^Current step: 1 of/m.test(req.lastUser)) await new Promise((r) => setTimeout(r, 1500));
+    if (req.stage !== 'revise') return respond(req);
+    if (step(req, 3)) step3Sent.open();
+    if (step(req, 2)) {
+      await step3Sent.p;
+      step2Answered.open();
+    }
+    if (step(req, 1)) await step2Answered.p.then(() => new Promise((r) => setTimeout(r, 1500)));
     return respond(req);
   });
   harness.llm.setLatency({ firstTokenMs: 200, tokensPerSec: 150 });

@@ -18,7 +18,7 @@ const scripted = pipelineResponder({
   finalAnswer: 'Marie Curie was born in Warsaw in 1867 and moved to Paris in 1891.',
 });
 
-test('an answer cut off by an error is labelled unfinished, is not offered for export, and Retry continues at the step that failed', async ({ context, harness, configureForHarness, openPanel, picture }) => {
+test('an answer cut off by an error is labelled unfinished, is not offered for export, and Retry continues where it stopped', async ({ context, harness, configureForHarness, openPanel, picture }) => {
   test.setTimeout(90_000); // the client's own retries of the broken reply take a few seconds
   const tab = await context.newPage();
   await tab.goto(harness.site.url('/articles/marie-curie.html'));
@@ -36,9 +36,10 @@ test('an answer cut off by an error is labelled unfinished, is not offered for e
 
   await expect(panel.getByTestId('run-status')).toHaveText('Failed', { timeout: 30_000 });
   const alert = panel.getByRole('alert');
-  await expect(alert.getByTestId('stopped-at')).toHaveText('Stopped at step 2 of 2. Retry continues from there; Run again starts over.');
+  // Step 2 was committed before its answer broke off (its text, citations and judgement had streamed).
+  await expect(alert.getByTestId('stopped-at')).toHaveText('Stopped at writing the answer. Retry continues from there; Run again starts over.');
   const unfinished = panel.getByTestId('unfinished');
-  await expect(unfinished).toHaveText('Unfinished — the run stopped at step 2 of 2. This is not the final answer: it has no sources and is not exported.');
+  await expect(unfinished).toHaveText('Unfinished — the run stopped at writing the answer. This is not the final answer: it has no sources and is not exported.');
   const answer = panel.getByTestId('answer');
   await expect(answer).toContainText('Marie Curie was born in Warsaw in 1867 and moved to Paris in 1891.');
   // No citation pointing nowhere, and nothing to copy as if it were final.
@@ -53,8 +54,8 @@ test('an answer cut off by an error is labelled unfinished, is not offered for e
   const before = harness.llm.chatRequests().length;
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
-  // Continued, not restarted: only the failed step's call was made again.
-  expect(harness.llm.chatRequests().slice(before).map((r) => r.stage)).toEqual(['revise']);
+  // Continued, not restarted: only the missing answer was written.
+  expect(harness.llm.chatRequests().slice(before).map((r) => r.stage)).toEqual(['compose']);
   await expect(unfinished).toHaveCount(0);
   await expect(panel.getByRole('alert')).toHaveCount(0);
   // Both steps' evidence, as chips that open their sources.

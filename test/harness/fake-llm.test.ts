@@ -253,12 +253,16 @@ describe('origins, CORS and other endpoints', () => {
     expect(models.data[0]).toMatchObject({ object: 'model', owned_by: expect.any(String), created: expect.any(Number) });
   });
 
-  it('embeds deterministically; lexically similar texts are close (float and base64)', async () => {
-    const res = await client.embeddings.create({ model: 'fake-embedding', input: ['Marie Curie won the Nobel Prize', 'Curie won a Nobel Prize in 1903', 'Tomatoes need full sun'] });
-    const [a, b, c] = res.data.map((d) => d.embedding);
-    expect(a).toHaveLength(256);
+  it('embeds deterministically; similar texts and synonyms are close (float and base64)', async () => {
+    const res = await client.embeddings.create({ model: 'fake-embedding', input: ['Marie Curie won the Nobel Prize', 'Curie won a Nobel Prize in 1903', 'Tomatoes need full sun', 'the GDP of France', 'the gross domestic product of France'] });
+    const [a, b, c, d, e] = res.data.map((x) => x.embedding);
+    expect(a).toHaveLength(1024);
     expect(cosine(a, b)).toBeGreaterThan(0.5);
     expect(cosine(a, c)).toBeLessThan(0.2);
+    expect(cosine(d, e)).toBeGreaterThan(0.7);
+    expect(cosine(c, e)).toBeLessThan(0.2);
+    const small = await client.embeddings.create({ model: 'fake-embedding', input: 'Tomatoes', dimensions: 256 });
+    expect(small.data[0].embedding).toHaveLength(256);
     expect(res.usage.prompt_tokens).toBeGreaterThan(0);
     const floats = await client.embeddings.create({ model: 'fake-embedding', input: 'Marie Curie won the Nobel Prize', encoding_format: 'float' });
     expect(floats.data[0].embedding[0]).toBeCloseTo(a[0], 6);

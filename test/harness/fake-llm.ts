@@ -17,6 +17,7 @@ import type { Model } from 'openai/resources/models';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { clientGone, headerString, listen, parseJson, readBody, sendJson, sendText, sleep, waitForClientGone } from './http-util.ts';
 import { conceptEmbedding } from './fake-embeddings.ts';
+import { inSchemaOrder } from './schema-order.ts';
 import { estimateTokens } from './text.ts';
 import { errorBody, HTML_PAGE, statusError, type FaultStatus } from './fake-llm-errors.ts';
 import { generate, refusalFor, type ModelBehaviour } from './fake-llm-model.ts';
@@ -216,7 +217,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
     // Token-id inputs are hashed as their decimal text; good enough for a fake.
     const texts = inputs.map((x: unknown) => (typeof x === 'string' ? x : Array.isArray(x) ? x.join(' ') : String(x)));
-    const dims = typeof body.dimensions === 'number' ? body.dimensions : 256;
+    const dims = typeof body.dimensions === 'number' ? body.dimensions : undefined;
     const base64 = body.encoding_format === 'base64';
     const data = texts.map((text, index) => {
       const vec = conceptEmbedding(text, dims);
@@ -307,7 +308,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
           break;
       }
     } else if ('json' in reply) {
-      content = JSON.stringify(reply.json);
+      const js = rf === 'json_schema' && isRecord(body.response_format) && isRecord(body.response_format.json_schema) ? body.response_format.json_schema.schema : undefined;
+      content = JSON.stringify(inSchemaOrder(reply.json, js));
     } else {
       content = reply.content;
       finishReason = reply.finishReason ?? 'stop';

@@ -221,7 +221,7 @@ function revise(sc: PipelineScenario, system: string, user: string) {
   const forNext = sufficient || finalRound;
   const nextQueries = !kept && forNext ? later.map((d) => (sc.nextQuery ? sc.nextQuery(revised, d) : `${revised} ${d}`)) : [];
   const retryQuery = forNext ? '' : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
-  const out: Record<string, unknown> = { kept, revised: kept ? '' : revised, nextQueries, citations, sufficient, retryQuery };
+  const out: Record<string, unknown> = { kept, revised: kept ? '' : revised, citations, sufficient, retryQuery, nextQueries };
   if (/This is the last step\./.test(system)) {
     const before = listUnder(user, 'Steps so far (fixed):');
     // In the answer, cite the evidence found for earlier steps that holds one of their facts.
@@ -251,10 +251,10 @@ function check(sc: PipelineScenario, system: string, user: string, blocks: DataB
     verdict,
     corrected,
     explanation: c?.explanation ?? `${verdict} by the evidence`,
-    nextQueries: (verdict === 'corrected' || verdict === 'refuted') && (sufficient || finalRound) ? laterClaims : [],
     citations: [...(hit ? [hit] : []), ...(sc.bogusCitations ?? [])],
     sufficient,
     retryQuery: sufficient || finalRound ? '' : (c?.phrase ?? claimText),
+    nextQueries: (verdict === 'corrected' || verdict === 'refuted') && (sufficient || finalRound) ? laterClaims : [],
   };
   if (/This is the last claim\./.test(system)) {
     const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';

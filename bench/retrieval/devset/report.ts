@@ -11,6 +11,7 @@ import { table } from '../../table';
 import { CATEGORIES, loadQuestions, PARTS, type Category, type Part } from './dataset';
 import { evaluateBaseline, evaluateDevset, type DevsetEvaluation, type DevsetRankerOptions } from './evaluate';
 import type { Metrics } from './metrics';
+import type { EmbedFn } from '../../../lib/retrieval/library';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DEVSET_RESULTS_FILE = join(here, '..', '..', 'results', 'devset.json');
@@ -69,6 +70,19 @@ async function bothParts(ranker: string, run: (p: Part) => Promise<DevsetEvaluat
   return { ranker, parts };
 }
 
+export const FAKE_EMBEDDINGS = 'fake-embedding from test/harness/fake-llm.ts over /v1/embeddings (WordNet senses, test/harness/fake-embeddings.ts)';
+
+/** Runs `fn` with `embed` from the one LLM client against the fake server's /v1/embeddings. */
+export async function withFakeEmbeddings<T>(fn: (embed: EmbedFn) => Promise<T>): Promise<T> {
+  const server = await startFakeLlm();
+  try {
+    const client = createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: 'fake-embedding', timeoutMs: 60_000 }, { maxRetries: 0 });
+    return await fn((texts, signal) => client.embed(texts, signal));
+  } finally {
+    await server.close();
+  }
+}
+
 export async function runDevsetBench(opts: DevsetBenchOptions = {}): Promise<DevsetBenchResult> {
   const qs = loadQuestions();
   const questions = Object.fromEntries(PARTS.map((p) => [p, Object.fromEntries(CATEGORIES.map((c) => [c, qs.filter((q) => q.part === p && q.category === c).length]))])) as DevsetBenchResult['questions'];
@@ -77,14 +91,8 @@ export async function runDevsetBench(opts: DevsetBenchOptions = {}): Promise<Dev
   runs.push(await bothParts('library, lexical', (p) => evaluateDevset(p, opts.ranker)));
   let embeddings: string | undefined;
   if (opts.hybrid !== false) {
-    const server = await startFakeLlm();
-    try {
-      const client = createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: 'fake-embedding', timeoutMs: 60_000 }, { maxRetries: 0 });
-      embeddings = 'fake-embedding from test/harness/fake-llm.ts over /v1/embeddings';
-      runs.push(await bothParts('library, hybrid (fake embeddings)', (p) => evaluateDevset(p, { ...opts.ranker, embed: (texts, signal) => client.embed(texts, signal) })));
-    } finally {
-      await server.close();
-    }
+    embeddings = FAKE_EMBEDDINGS;
+    runs.push(await withFakeEmbeddings((embed) => bothParts('library, hybrid (fake embeddings)', (p) => evaluateDevset(p, { ...opts.ranker, embed }))));
   }
   const result: DevsetBenchResult = { date: new Date().toISOString(), questions, ...(embeddings ? { embeddings } : {}), runs };
   if (opts.write !== false) {

@@ -1,11 +1,12 @@
 /** The development set from the command line:
  *   npx tsx bench/retrieval/devset/run.ts                  # all three rankers, both parts, writes bench/results/devset.json
- *   npx tsx bench/retrieval/devset/run.ts --part tune [--passage-chars 900] [--weights '{"titleMatch":1}'] [--lexical-only] [--questions]
- * With --part, only the library (lexical, or hybrid unless --lexical-only) on that part, nothing
- * written: the loop for tuning. --questions lists each question's gold ranks. */
+ *   npx tsx bench/retrieval/devset/run.ts --part tune [--passage-chars 900] [--overlap 0.25] [--page-spread 2] [--weights '{"titleMatch":1}'] [--hybrid [--dense-weight 0.35]] [--questions]
+ * With --part, only the library (lexical, or with --hybrid the fake server's embeddings fused in)
+ * on that part, nothing written: the loop for tuning. --questions lists each question's gold
+ * ranks. Without --part: everything, both parts (--lexical-only: no hybrid rows). */
 import { loadQuestions } from './dataset';
 import { evaluateDevset, type PartChoice } from './evaluate';
-import { DEVSET_RESULTS_FILE, formatDevset, runDevsetBench } from './report';
+import { DEVSET_RESULTS_FILE, formatDevset, runDevsetBench, withFakeEmbeddings } from './report';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -14,11 +15,15 @@ function arg(name: string): string | undefined {
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const chars = arg('passage-chars');
 const weights = arg('weights');
-const ranker = { ...(chars ? { passageChars: Number(chars) } : {}), ...(weights ? { weights: JSON.parse(weights) as Record<string, number> } : {}) };
+const overlap = arg('overlap');
+const denseWeight = arg('dense-weight');
+const spread = arg('page-spread');
+const library = { ...(spread ? { pageSpread: Number(spread) } : {}), ...(overlap ? { passageOverlap: Number(overlap) } : {}), ...(denseWeight ? { denseWeight: Number(denseWeight) } : {}) };
+const ranker = { ...(chars ? { passageChars: Number(chars) } : {}), ...(weights ? { weights: JSON.parse(weights) as Record<string, number> } : {}), library };
 const part = arg('part') as PartChoice | undefined;
 
 if (part) {
-  const e = await evaluateDevset(part, ranker);
+  const e = flag('hybrid') ? await withFakeEmbeddings((embed) => evaluateDevset(part, { ...ranker, embed })) : await evaluateDevset(part, ranker);
   const m = e.report.all;
   console.log(`${e.ranker} on ${part}: n ${m.n}  top-5 ${m.top5}  top-1 ${m.top1}  MRR ${m.mrr}  all gold pages in top 5 ${m.allPagesAt5}  pages in top 5 ${m.pagesAt5}  chars ${m.charsAt5}  (${e.ms} ms)`);
   for (const [c, x] of Object.entries(e.report.byCategory)) console.log(`  ${c.padEnd(15)} n ${x.n}  top-5 ${x.top5}  top-1 ${x.top1}  MRR ${x.mrr}  all pages@5 ${x.allPagesAt5}`);

@@ -1,0 +1,32 @@
+/** CI floors for retrieval on the development set (real tabs): the library lexically, and hybrid
+ * with the fake server's WordNet embeddings over the real /v1/embeddings protocol. Floors sit just
+ * under the figures of `npx tsx bench/retrieval/devset/run.ts` (bench/README.md, part 3b); the
+ * hybrid must never rank worse than lexical overall and must rank paraphrases better, on both
+ * parts. Ratios, not times: the machine's load does not move them. */
+import { describe, expect, it } from 'vitest';
+import { CATEGORIES, PARTS } from './dataset';
+import { evaluateDevset, DEFAULT_K } from './evaluate';
+import { report } from './metrics';
+import { withFakeEmbeddings } from './report';
+
+const byPart = (rows: Awaited<ReturnType<typeof evaluateDevset>>['rows']) =>
+  Object.fromEntries(PARTS.map((p) => [p, report(rows.filter((r) => r.part === p), DEFAULT_K, CATEGORIES)]));
+
+describe('retrieval on the development set (130 questions over 44 real pages)', () => {
+  it('holds the measured figures; hybrid ≥ lexical overall and > lexical on paraphrases', async () => {
+    const lexical = byPart((await evaluateDevset('all')).rows);
+    const hybrid = byPart((await withFakeEmbeddings((embed) => evaluateDevset('all', { embed }))).rows);
+    // Measured: lexical top-5 0.69 / 0.69, top-1 0.43 / 0.52 (tune / held-out).
+    expect(lexical.tune?.all.top5).toBeGreaterThanOrEqual(0.67);
+    expect(lexical['held-out']?.all.top5).toBeGreaterThanOrEqual(0.67);
+    expect(lexical.tune?.all.top1).toBeGreaterThanOrEqual(0.41);
+    expect(lexical['held-out']?.all.top1).toBeGreaterThanOrEqual(0.5);
+    for (const p of PARTS) {
+      const [l, h] = [lexical[p], hybrid[p]];
+      expect(h?.all.top5, p).toBeGreaterThanOrEqual(l?.all.top5 ?? 1);
+      expect(h?.all.mrr, p).toBeGreaterThan(l?.all.mrr ?? 1);
+      expect(h?.byCategory.paraphrase?.mrr, p).toBeGreaterThan(l?.byCategory.paraphrase?.mrr ?? 1);
+      expect(h?.byCategory.paraphrase?.top1, p).toBeGreaterThan(l?.byCategory.paraphrase?.top1 ?? 1);
+    }
+  }, 180_000);
+});
