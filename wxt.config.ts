@@ -49,6 +49,9 @@ export default defineConfig({
     description: '__MSG_extDescription__',
     default_locale: 'en',
     permissions: [
+      // The tab the user acts on (Verify with RAT from the menu or the shortcut, the toolbar
+      // button): read its selection and draw marks there without any host access.
+      'activeTab',
       'storage',
       'contextMenus',
       'tabs',
@@ -57,7 +60,10 @@ export default defineConfig({
       // favicon: Chrome's local _favicon cache, so passage icons cause no remote request.
       ...(browser === 'firefox' ? [] : ['sidePanel', 'offscreen', 'favicon']),
     ],
-    host_permissions: ['<all_urls>'],
+    // Asked for at first use, with a reason (the side panel's prompt, Settings → Privacy): reading
+    // the other open tabs and the pages search results point to.
+    // Manifest V2 (Firefox) lists host patterns among optional_permissions (WXT does not move them).
+    ...(browser === 'firefox' ? { optional_permissions: ['<all_urls>'] } : { optional_host_permissions: ['<all_urls>'] }),
     // Manifest V2 (Firefox) takes the policy as a string, V3 per page kind.
     content_security_policy: browser === 'firefox' ? EXTENSION_PAGES_CSP : { extension_pages: EXTENSION_PAGES_CSP },
     commands: {

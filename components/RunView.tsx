@@ -8,6 +8,7 @@ import { ConfidenceLine, InputText, modelName, progressText, stoppedAt, Understo
 import { SafeMarkdown } from './Markdown';
 import { SourceList } from './SourceList';
 import { ExportButtons } from './ExportButtons';
+import { SiteAccessPrompt } from './SiteAccessPrompt';
 import { Trace, VerdictBadge } from './Trace';
 
 export interface RunActions {
@@ -68,6 +69,8 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
       {run.error && run.error.code !== 'cancelled' && (
         <ErrorNotice error={run.error} where={resumable(run) ? stoppedAt(t, run) : undefined} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />
       )}
+
+      <SiteAccessPrompt run={run} onAgain={() => actions.onAgain()} />
 
       {(rewritten || run.input.asked) && <UnderstoodAs rewritten={rewritten ?? run.input.text} asked={run.input.asked} onAsk={rewritten ? actions.onAskUnderstood : undefined} />}
 

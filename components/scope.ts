@@ -3,7 +3,7 @@
  * trace agree. */
 import type { MessageKey } from '@/lib/i18n/messages';
 import type { SourceScope, TabScope } from '@/lib/pipeline/types';
-import { skipReason, type TabInfo, type TabRules } from '@/lib/retrieval/tabs';
+import { NO_SITE_ACCESS, skipReason, type TabInfo, type TabRules } from '@/lib/retrieval/tabs';
 import { documentUrl } from '@/lib/retrieval/text';
 
 export interface ScopeChoice {
@@ -79,6 +79,8 @@ const REASONS: [RegExp, MessageKey][] = [
   [/^same page( as tab \d+)?$/, 'reason_same_page'],
   [/^the page you are on$/, 'reason_this_page'],
   [/^time-out after/, 'reason_timeout'],
+  [new RegExp(`^${NO_SITE_ACCESS}; used the search snippet$`), 'reason_no_access_snippet'],
+  [new RegExp(`^${NO_SITE_ACCESS}$`), 'reason_no_access'],
 ];
 
 /** The translated reason a source was skipped, when it is one of the library's own; other reasons

@@ -21,6 +21,7 @@ import { serveRunPorts } from '@/lib/browser/run-ports';
 import { routeBuiltinModelOffscreen } from '@/lib/browser/offscreen-language-model';
 import { keepLearntCapabilities } from '@/lib/browser/capability-storage';
 import { fromExtensionPage } from '@/lib/browser/messaging';
+import { hasHostAccess } from '@/lib/browser/host-access';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -33,11 +34,13 @@ export default defineBackground(() => {
   const manager = new RunManager({
     store,
     loadSettings: effectiveSettings,
-    execute: createExecutor((run, settings) =>
+    execute: createExecutor(async (run, settings) =>
       createBrowserLibrary(settings, {
         // In verify mode the page the selection came from is never evidence for itself.
         origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
         scope: run.mode === 'ask' ? run.input.scope : undefined,
+        // Asked per run: the user may grant or take back access to sites at any time.
+        hostAccess: await hasHostAccess(),
       }),
     ),
     onFinished: (run, settings) => {

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { startHarness, type Harness, type Responder } from '../../test/harness/index.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
-import { EXTENSION_DIR, launchWithExtension } from '../../test/e2e/launch.ts';
+import { EXTENSION_DIR, grantSiteAccess, launchWithExtension } from '../../test/e2e/launch.ts';
 import { firstRender, installFirstRenderProbe, median, timeHistoryOpen, timeSearch } from './panel-timing.ts';
 import { expectedList, makeRuns, storeRuns } from './seed-runs.ts';
 import { measureEntrySizes, type EntrySize } from './sizes.ts';
@@ -159,6 +159,8 @@ async function main(): Promise<void> {
   const context = await launchWithExtension(dir, { locale: 'en-US' });
   try {
     const worker = await extensionWorker(context);
+    // Runs read the fixture tabs: the profile allows Ratify to read sites, as after its first-use prompt.
+    await grantSiteAccess(context, new URL(worker.url()).host);
     const panelUrl = `chrome-extension://${new URL(worker.url()).host}/sidepanel.html`;
     await worker.evaluate((settings) => chrome.storage.local.set({ settings }), harness.settingsPatch() as Record<string, unknown>);
     await installFirstRenderProbe(context);

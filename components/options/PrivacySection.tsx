@@ -2,6 +2,8 @@
  * owns the stores (runs and the page cache). */
 import { useState } from 'react';
 import { request } from '@/lib/browser/messaging';
+import { requestHostAccess, revokeHostAccess } from '@/lib/browser/host-access';
+import { useHostAccess } from '../use-host-access';
 import { SECTION_SCHEMAS, type Settings } from '@/lib/settings/schema';
 import { useT } from '../i18n';
 import { Field, Toggle } from './fields';
@@ -16,6 +18,7 @@ export function PrivacySection({ privacy, onChange }: { privacy: Settings['priva
   return (
     <fieldset>
       <legend>{t('privacy')}</legend>
+      <SiteAccess />
       <Field label={t('tabScope')} id="tabScope">
         <select id="tabScope" value={privacy.tabScope} onChange={(e) => onChange({ tabScope: e.target.value as Settings['privacy']['tabScope'] })}>
           {scopes.map((s) => (
@@ -66,5 +69,37 @@ export function PrivacySection({ privacy, onChange }: { privacy: Settings['priva
         <span role="status">{dataStatus}</span>
       </div>
     </fieldset>
+  );
+}
+
+/** Whether Ratify may read sites (the optional host permission), with the button that asks the
+ * browser (inside the click, as it requires) or gives the permission back. */
+function SiteAccess() {
+  const t = useT();
+  const granted = useHostAccess();
+  const [error, setError] = useState('');
+  if (granted === undefined) return null;
+  const fail = (e: unknown) => setError(e instanceof Error ? e.message : String(e));
+  return (
+    <div className="field site-access-setting" data-testid="site-access-setting" data-state={granted ? 'granted' : 'not-granted'}>
+      <strong>{t('accessSetting')}</strong>
+      <span className="small" role="status">
+        {granted ? t('accessOn') : t('accessOff')}
+      </span>
+      {!granted && <span className="small muted">{t('accessWhyShort')}</span>}
+      <div className="row">
+        {granted ? (
+          <button type="button" onClick={() => revokeHostAccess().then(() => setError(''), fail)}>
+            {t('accessRevoke')}
+          </button>
+        ) : (
+          // Synchronously in the click: the browser's prompt needs the user's gesture.
+          <button type="button" className="primary" onClick={() => requestHostAccess().then(() => setError(''), fail)}>
+            {t('accessAllow')}
+          </button>
+        )}
+        {error && <span className="small">{error}</span>}
+      </div>
+    </div>
   );
 }

@@ -6,6 +6,7 @@ import { panelScopeItem } from '@/lib/browser/panel-state';
 import { skipReason, type TabRules } from '@/lib/retrieval/tabs';
 import type { Settings } from '@/lib/settings/schema';
 import type { SourceScope } from '@/lib/pipeline/types';
+import { useHostAccess } from '@/components/use-host-access';
 import { planScope, sourceScope, tabsInScope, type ScopeChoice, type ScopePlan } from '@/components/scope';
 
 export interface Sources {
@@ -44,9 +45,17 @@ export function useSources(settings: Settings | undefined): Sources {
     };
   }, []);
 
+  // The preview gives the reasons the run will: without access to sites no tab is read.
+  const hostAccess = useHostAccess();
   const rules: TabRules = useMemo(
-    () => ({ excludedDomains: settings?.privacy.excludedDomains ?? [], allowIncognito: settings?.privacy.allowIncognito ?? false, privateNetwork: settings?.privacy.privateNetwork ?? false, extensionOrigin: extensionOrigin() }),
-    [settings],
+    () => ({
+      excludedDomains: settings?.privacy.excludedDomains ?? [],
+      allowIncognito: settings?.privacy.allowIncognito ?? false,
+      privateNetwork: settings?.privacy.privateNetwork ?? false,
+      extensionOrigin: extensionOrigin(),
+      hostAccess,
+    }),
+    [settings, hostAccess],
   );
   const own = extensionOrigin();
   const tabs = useMemo(() => all.filter((t) => !t.url.startsWith(own)).map((tab) => ({ tab, skip: skipReason(tab, rules) })), [all, rules, own]);

@@ -16,6 +16,8 @@ export interface BrowserLibraryOptions {
   origin?: { tabId?: number; url?: string };
   /** The sources chosen in the panel for this question (default: the settings). */
   scope?: SourceScope;
+  /** Whether the user granted access to sites (lib/browser/host-access.ts), checked per run. */
+  hostAccess: boolean;
 }
 
 /** The panel's choice as the library takes it: which tabs, and web search or none. */
@@ -27,7 +29,7 @@ export function scopeOptions(scope: SourceScope | undefined): { tabChoice?: { ta
   return { tabChoice: scope.tabs === 'all' ? {} : undefined, webOff };
 }
 
-export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOptions = {}): RatifyLibrary {
+export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOptions): RatifyLibrary {
   const { tabChoice, webOff } = scopeOptions(opts.scope);
   const reader = createBrowserPageReader();
   return createLibrary({
@@ -45,5 +47,6 @@ export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOpt
     ...endpointEmbeddings(settings.llm),
     embeddingStore: createDexieEmbeddingStore(db()),
     origin: opts.origin,
+    hostAccess: opts.hostAccess,
   });
 }

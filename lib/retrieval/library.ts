@@ -14,7 +14,7 @@ import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeight
 import { fuseByScore, type Scored } from './fusion';
 import { providersFromSettings, type SearchHit, type SearchProvider } from './search';
 import { ProviderError as SearchProviderError } from './search/provider';
-import { isExcludedHost, mapLimit, readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
+import { isExcludedHost, mapLimit, NO_SITE_ACCESS, readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
 import { documentUrl, squash } from './text';
 import type { CatalogueEntry, Library, Origin, Passage, ProviderError, RetrieveRequest, RetrieveResult, SourceStatus } from './types';
 import { fetchReadable } from './web';
@@ -61,6 +61,10 @@ export interface LibraryOptions {
   now?: () => number;
   /** Verify mode: the page the selection came from is not evidence for itself. */
   origin?: { tabId?: number; url?: string };
+  /** Whether the user granted access to sites. Without it open tabs are not read and result pages
+   * are not fetched (their snippets stand in); each says so in the trace. Search APIs and the
+   * model endpoint are still called: they answer extensions themselves (CORS). Default: granted. */
+  hostAccess?: boolean;
   allowFiles?: boolean;
   tabTimeoutMs?: number;
   tabConcurrency?: number;
@@ -107,6 +111,11 @@ export function clearAnalysisCache(): void {
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).slice(0, 200);
 
+/** A result represented by its search snippet (short, but from the result the provider chose). */
+function snippetPage(hit: SearchHit): ReadablePage {
+  return { url: hit.url, hash: `snippet:${hit.snippet?.length ?? 0}`, title: hit.title, text: hit.snippet ?? '', headings: [] };
+}
+
 /** Search APIs take short queries; a long RAT step is cut at a word boundary. */
 export function searchQuery(q: string, max = 300): string {
   const s = squash(q);
@@ -152,6 +161,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       extensionOrigin: adapter.extensionOrigin,
       originTabId: opts.origin?.tabId,
       originUrl: opts.origin?.url,
+      hostAccess: opts.hostAccess,
     }, { cache: opts.cache, signal, now, timeoutMs: opts.tabTimeoutMs, concurrency: opts.tabConcurrency });
     for (const { tab, page } of r.pages) {
       tabUrls.add(documentUrl(page.url));
@@ -181,7 +191,10 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     } catch (e) {
       if (signal?.aborted) throw e;
       const status = e instanceof SearchProviderError ? e.status : undefined;
-      return { hits: [], error: { provider: p.name, message: errorText(e), ...(status !== undefined ? { status } : {}) } };
+      // Without site access only servers that answer extensions (CORS) can be reached; a
+      // self-hosted SearXNG or a keyed API may not, and the user should know why it failed.
+      const why = opts.hostAccess === false && status === undefined ? `; ${NO_SITE_ACCESS} (the server may not accept extension requests without it)` : '';
+      return { hits: [], error: { provider: p.name, message: `${errorText(e)}${why}`, ...(status !== undefined ? { status } : {}) } };
     }
   }
 
@@ -192,6 +205,12 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     const cut = (page: ReadablePage) => (cutNote(page) ? { reason: cutNote(page) } : {});
     if (cached && now() - cached.storedAt < (opts.webCacheTtlMs ?? 86_400_000)) {
       return { page: cached, status: { ...base, status: 'cached', ...cut(cached) } };
+    }
+    // Without site access the browser refuses the fetch (no CORS on ordinary pages): the snippet
+    // stands in, and the trace says why the page itself was not read.
+    if (opts.hostAccess === false) {
+      if (!hit.snippet) return { status: { ...base, status: 'skipped', reason: NO_SITE_ACCESS } };
+      return { page: snippetPage(hit), status: { ...base, status: 'skipped', reason: `${NO_SITE_ACCESS}; used the search snippet` } };
     }
     try {
       const page = await withTimeout(opts.search.timeoutMs, signal, (s) =>
@@ -211,10 +230,7 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     } catch (e) {
       if (signal?.aborted) throw e;
       // The snippet is still evidence (short, but from the result the provider chose).
-      if (hit.snippet) {
-        const page: ReadablePage = { url: hit.url, hash: `snippet:${hit.snippet.length}`, title: hit.title, text: hit.snippet, headings: [] };
-        return { page, status: { ...base, status: 'failed', reason: `${errorText(e)}; used the search snippet` } };
-      }
+      if (hit.snippet) return { page: snippetPage(hit), status: { ...base, status: 'failed', reason: `${errorText(e)}; used the search snippet` } };
       return { status: { ...base, status: 'failed', reason: errorText(e) } };
     }
   }

@@ -45,7 +45,15 @@ export interface TabRules {
   /** Verify mode: the page the selection came from is not evidence for itself. */
   originTabId?: number;
   originUrl?: string;
+  /** Whether the user granted access to sites (the optional host permission). Without it no tab
+   * can be read (the browser refuses), so each says why instead of failing. Default: granted
+   * (Node: tests, bench, eval). */
+  hostAccess?: boolean;
 }
+
+/** The reason a tab or result page was not read because the user has not (yet) granted Ratify
+ * access to sites; the panel recognises it and asks for the permission. */
+export const NO_SITE_ACCESS = 'no site access';
 
 /** Hosts where extensions may not run scripts, so reading would only fail. */
 const LOCKED_HOSTS = ['chromewebstore.google.com', 'chrome.google.com/webstore', 'addons.mozilla.org', 'microsoftedge.microsoft.com/addons'];
@@ -89,6 +97,7 @@ export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
   // .test and .example are not private here: a tab on them is whatever the browser resolved.
   if (u.hostname && !rules.privateNetwork && isPrivateHost(u.hostname)) return 'private network';
   if (tab.discarded) return 'discarded tab';
+  if (rules.hostAccess === false) return NO_SITE_ACCESS;
   return undefined;
 }
 

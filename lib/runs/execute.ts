@@ -6,7 +6,7 @@ import type { LlmClient } from '../llm/types';
 import type { Settings } from '../settings/schema';
 import type { ExecuteContext } from './run-manager';
 
-export type LibraryFactory = (run: Run, settings: Settings, llm: LlmClient) => Library;
+export type LibraryFactory = (run: Run, settings: Settings, llm: LlmClient) => Library | Promise<Library>;
 
 /** The worker's executor: one LLM client per run over the user's endpoint, the library the
  * factory builds for this run (open tabs + web search), and the pipeline. */
@@ -16,7 +16,7 @@ export function createExecutor(makeLibrary: LibraryFactory) {
     return executeRun({
       run,
       llm,
-      library: makeLibrary(run, ctx.settings, llm),
+      library: await makeLibrary(run, ctx.settings, llm),
       settings: ctx.settings.pipeline,
       blocked: ctx.blocked,
       signal: ctx.signal,

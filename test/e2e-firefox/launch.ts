@@ -25,6 +25,10 @@ export interface LaunchedFirefox {
   extensionUrl(file: string): string;
   /** A new tab showing one of the extension's pages (e.g. the sidebar's page). */
   openExtensionPage(file: string): Promise<Page>;
+  /** Allows Ratify to read sites the way a user does: Settings → "Allow reading sites", whose
+   * `permissions.request` Firefox grants at once here (the profile answers the prompt, see
+   * launchFirefox). */
+  grantSiteAccess(): Promise<void>;
   /** Evaluates an expression in the browser window (privileged "chrome" scope) and returns its
    * JSON-serialisable value. */
   inBrowserWindow<T>(expression: string): Promise<T>;
@@ -46,7 +50,13 @@ export async function launchFirefox(opts: { prefs?: Record<string, unknown>; ext
     executablePath: FIREFOX,
     headless: true,
     args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: EXTENSION_UUID }), ...opts.prefs },
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: EXTENSION_UUID }),
+      // Firefox grants an add-on's optional-permission request (made inside a click, as ever)
+      // without showing its prompt: the test's "Allow". The request path is the product's own.
+      'extensions.webextOptionalPermissionPrompts': false,
+      ...opts.prefs,
+    },
   });
   try {
     const id = await browser.installExtension(opts.extensionDir ?? FIREFOX_EXTENSION_DIR);
@@ -66,23 +76,32 @@ export async function launchFirefox(opts: { prefs?: Record<string, unknown>; ext
     return win.context;
   };
 
+  const openExtensionPage = async (file: string): Promise<Page> => {
+    const page = await browser.newPage();
+    const context = (page.mainFrame() as unknown as { _id: string })._id;
+    // wait 'none' and then waiting for the document: the load moves the tab into the extension
+    // process, and puppeteer's own goto() waits for a load event it never sees there.
+    await conn.send('browsingContext.navigate', { context, url: extensionUrl(file), wait: 'none' });
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const ready = await page.evaluate(() => `${location.href} ${document.readyState}`).catch(() => '');
+      if (ready === `${extensionUrl(file)} complete`) return page;
+      if (Date.now() > deadline) throw new Error(`${file} did not load (last seen: ${ready || 'nothing'})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
   return {
     browser,
     version: await browser.version(),
     extensionUrl,
-    async openExtensionPage(file) {
-      const page = await browser.newPage();
-      const context = (page.mainFrame() as unknown as { _id: string })._id;
-      // wait 'none' and then waiting for the document: the load moves the tab into the extension
-      // process, and puppeteer's own goto() waits for a load event it never sees there.
-      await conn.send('browsingContext.navigate', { context, url: extensionUrl(file), wait: 'none' });
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const ready = await page.evaluate(() => `${location.href} ${document.readyState}`).catch(() => '');
-        if (ready === `${extensionUrl(file)} complete`) return page;
-        if (Date.now() > deadline) throw new Error(`${file} did not load (last seen: ${ready || 'nothing'})`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    openExtensionPage,
+    async grantSiteAccess() {
+      const settings = await openExtensionPage('options.html');
+      const button = await settings.waitForSelector('[data-testid=site-access-setting][data-state=not-granted] button');
+      await button!.click();
+      await settings.waitForSelector('[data-testid=site-access-setting][data-state=granted]', { timeout: 10_000 });
+      await settings.close();
     },
     async inBrowserWindow<T>(expression: string) {
       const context = await browserWindowContext();

@@ -21,6 +21,7 @@ const test = base.extend<{ firefox: LaunchedFirefox }, { harness: Harness }>({
   ],
   firefox: async ({}, use) => {
     const ff = await launchFirefox();
+    await ff.grantSiteAccess();
     await use(ff);
     await ff.close();
   },

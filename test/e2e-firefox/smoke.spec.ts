@@ -26,6 +26,7 @@ const test = base.extend<{ firefox: LaunchedFirefox }, { harness: Harness }>({
     // at 1 s every model call below outlives it, so a run only finishes if the background is
     // persistent (why the Firefox build is MV2: wxt.config.ts).
     const ff = await launchFirefox({ prefs: { 'extensions.background.idle.timeout': 1000 } });
+    await ff.grantSiteAccess();
     await use(ff);
     await ff.close();
   },

@@ -2,7 +2,7 @@ import { test as base, type BrowserContext, type Page, type Worker } from '@play
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launchWithExtension } from './launch.ts';
+import { extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
 import { startHarness, type Harness } from '../harness/index.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
@@ -11,6 +11,10 @@ import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
 export { CHROMIUM, EXTENSION_DIR } from './launch.ts';
 
 export interface Fixtures {
+  /** Whether the test starts with Ratify allowed to read sites (the optional host permission),
+   * granted the way a user can (launch.ts grantSiteAccess). Default true: most specs read tabs;
+   * the first-use specs start without it. */
+  siteAccess: boolean;
   context: BrowserContext;
   worker: Worker;
   extensionId: string;
@@ -39,11 +43,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   locale: 'en-US',
-  context: async ({ harness, locale }, use) => {
+  siteAccess: [true, { option: true }],
+  context: async ({ harness, locale, siteAccess }, use) => {
     harness.llm.reset();
     harness.search.reset?.();
     const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-'));
     const context = await launchWithExtension(dir, { locale });
+    if (siteAccess) await grantSiteAccess(context, await extensionIdOf(context));
     await use(context);
     await context.close();
     await rm(dir, { recursive: true, force: true });

@@ -48,3 +48,41 @@ export function launchWithExtension(userDataDir: string, { locale, extraArgs = [
     ],
   });
 }
+
+/** The extension's id, from its service worker (which may start a moment after the browser). */
+export async function extensionIdOf(context: BrowserContext): Promise<string> {
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  return new URL(worker.url()).host;
+}
+
+/**
+ * Gives Ratify access to sites (its optional host permission) through the path a user has in
+ * Chromium besides the permission dialog, which Playwright cannot answer
+ * (microsoft/playwright#32755): the user allows the extension on all sites on its details page
+ * (chrome://extensions/?id=…, whose "Site access" is backed by `chrome.developerPrivate`), then
+ * presses Ratify's own "Allow reading sites" in Settings. That press calls
+ * `permissions.request`, which Chrome grants without showing its dialog again because the user
+ * already allowed it. (The details page alone does not activate an optional permission: measured
+ * with Chromium 156, `permissions.contains` stays false and tabs cannot be scripted until the
+ * extension requests it.)
+ */
+export async function grantSiteAccess(context: BrowserContext, extensionId: string): Promise<void> {
+  const details = await context.newPage();
+  await details.goto(`chrome://extensions/?id=${extensionId}`);
+  const error = await details.evaluate(
+    (id) =>
+      new Promise<string>((resolve) => {
+        const dp = (globalThis as unknown as { chrome: { developerPrivate: { addHostPermission(id: string, host: string, done: () => void): void }; runtime: { lastError?: { message?: string } } } }).chrome;
+        dp.developerPrivate.addHostPermission(id, '<all_urls>', () => resolve(dp.runtime.lastError?.message ?? ''));
+      }),
+    extensionId,
+  );
+  await details.close();
+  if (error) throw new Error(`chrome://extensions refused site access: ${error}`);
+  const settings = await context.newPage();
+  await settings.goto(`chrome-extension://${extensionId}/options.html`);
+  const setting = settings.locator('[data-testid=site-access-setting]');
+  await setting.getByRole('button').click();
+  await setting.and(settings.locator('[data-state=granted]')).waitFor({ timeout: 10_000 });
+  await settings.close();
+}

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test as base } from './fixtures.ts';
-import { launchWithExtension } from './launch.ts';
+import { extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
 import type { LoggedRequest } from '../harness/fake-llm.ts';
 import { hostileMarkdown, type InjectionPayloads } from '../harness/injection-payloads.ts';
 import { startRecordingProxy, type ProxiedRequest, type RecordingProxy } from '../harness/recording-proxy.ts';
@@ -24,11 +24,12 @@ export const test = base.extend<{ egress: RecordingProxy }>({
     await use(proxy);
     await proxy.close();
   },
-  context: async ({ harness, locale, egress }, use) => {
+  context: async ({ harness, locale, egress, siteAccess }, use) => {
     harness.llm.reset();
     harness.search.reset();
     const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-security-'));
     const context = await launchWithExtension(dir, { locale, extraArgs: egress.chromiumArgs() });
+    if (siteAccess) await grantSiteAccess(context, await extensionIdOf(context));
     await use(context);
     await context.close();
     await rm(dir, { recursive: true, force: true });

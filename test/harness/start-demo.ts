@@ -14,7 +14,7 @@
  * save a picture of it, exit). Env: CHROMIUM_PATH (default /usr/bin/chromium).
  */
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { EXTENSION_DIR, launchWithExtension } from '../e2e/launch.ts';
+import { EXTENSION_DIR, grantSiteAccess, launchWithExtension } from '../e2e/launch.ts';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -136,6 +136,9 @@ try {
 
   const worker: Worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
   const extensionId = new URL(worker.url()).host;
+  // The demo reads its article tabs at once: the profile starts with Ratify allowed to read sites,
+  // as after its first-use prompt (Settings → Privacy takes it back, to see the prompt).
+  await grantSiteAccess(context, extensionId);
 
   const settings: SettingsPatch = real
     ? { ...harness.settingsPatch(), llm: { preset: 'custom', baseURL: real.baseURL, apiKey: real.apiKey, model: real.model } }
