@@ -1,5 +1,5 @@
 import { test as base, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
@@ -31,6 +31,9 @@ export interface Fixtures {
 
 export interface WorkerFixtures {
   harness: Harness;
+  /** A browser profile in which the user has allowed Ratify to read sites (launch.ts
+   * grantSiteAccess, done once per worker); each test that wants it starts from a copy. */
+  grantedProfile: string;
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
@@ -42,14 +45,26 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
+  grantedProfile: [
+    async ({}, use) => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-granted-'));
+      const context = await launchWithExtension(dir, { locale: 'en-US' });
+      await grantSiteAccess(context, await extensionIdOf(context));
+      await context.close(); // Chromium writes the grant to the profile's Preferences
+      await use(dir);
+      await rm(dir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
   locale: 'en-US',
   siteAccess: [true, { option: true }],
-  context: async ({ harness, locale, siteAccess }, use) => {
+  context: async ({ harness, locale, siteAccess, grantedProfile }, use) => {
     harness.llm.reset();
     harness.search.reset?.();
     const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-'));
+    // A copy of the granted profile costs milliseconds; granting again costs seconds per test.
+    if (siteAccess) await cp(grantedProfile, dir, { recursive: true });
     const context = await launchWithExtension(dir, { locale });
-    if (siteAccess) await grantSiteAccess(context, await extensionIdOf(context));
     await use(context);
     await context.close();
     await rm(dir, { recursive: true, force: true });

@@ -5,11 +5,11 @@
  * roots) and on the prompts (page text only inside DATA blocks).
  */
 import type { CDPSession, Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test as base } from './fixtures.ts';
-import { extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
+import { launchWithExtension } from './launch.ts';
 import type { LoggedRequest } from '../harness/fake-llm.ts';
 import { hostileMarkdown, type InjectionPayloads } from '../harness/injection-payloads.ts';
 import { startRecordingProxy, type ProxiedRequest, type RecordingProxy } from '../harness/recording-proxy.ts';
@@ -24,12 +24,12 @@ export const test = base.extend<{ egress: RecordingProxy }>({
     await use(proxy);
     await proxy.close();
   },
-  context: async ({ harness, locale, egress, siteAccess }, use) => {
+  context: async ({ harness, locale, egress, siteAccess, grantedProfile }, use) => {
     harness.llm.reset();
     harness.search.reset();
     const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-security-'));
+    if (siteAccess) await cp(grantedProfile, dir, { recursive: true });
     const context = await launchWithExtension(dir, { locale, extraArgs: egress.chromiumArgs() });
-    if (siteAccess) await grantSiteAccess(context, await extensionIdOf(context));
     await use(context);
     await context.close();
     await rm(dir, { recursive: true, force: true });
