@@ -20,7 +20,9 @@ export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain(): void }
   const granted = useHostAccess();
   const [declined, setDeclined] = useState(false);
   const { tabs, pages } = unreadForAccess(run);
-  if (tabs + pages === 0 || granted === undefined) return null;
+  // A model server that does not answer extensions by itself is reachable once sites may be read.
+  const serverBlocked = run.error?.code === 'unreachable';
+  if ((tabs + pages === 0 && !serverBlocked) || granted === undefined) return null;
   if (granted) {
     return (
       <div className="notice notice-ok site-access" data-testid="site-access" data-state="granted" role="status">
@@ -39,9 +41,16 @@ export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain(): void }
         {t('accessTitle')}
       </h3>
       <p className="notice-hint">{t('accessWhy')}</p>
-      <p className="small muted" data-testid="site-access-missed">
-        {tabs > 0 && t('accessNotReadTabs', { n: tabs })} {pages > 0 && t('accessNotReadPages', { n: pages })}
-      </p>
+      {serverBlocked && (
+        <p className="notice-hint" data-testid="site-access-server">
+          {t('accessServerHint')}
+        </p>
+      )}
+      {tabs + pages > 0 && (
+        <p className="small muted" data-testid="site-access-missed">
+          {tabs > 0 && t('accessNotReadTabs', { n: tabs })} {pages > 0 && t('accessNotReadPages', { n: pages })}
+        </p>
+      )}
       <button
         type="button"
         className="primary"

@@ -256,6 +256,7 @@ export const en = {
   reason_no_access_snippet: 'Ratify may not read sites yet; used the search snippet',
   accessTitle: 'Let Ratify read your tabs and the pages it finds',
   accessWhy: 'Ratify reads your open tabs and the pages search results point to, on this machine, to find evidence. Their text goes only to the model you set up. Your browser asks once; you can take it back in Settings.',
+  accessServerHint: 'It may also be why the model server could not be reached: a server that does not answer browser extensions by itself (LM Studio with its CORS setting off, some proxies) answers Ratify once it may read sites.',
   accessNotReadTabs: 'Open tabs not read for this answer: {n}.',
   accessNotReadPages: 'Result pages not fetched: {n} (their search snippets were used).',
   accessWhyShort: 'Ratify reads your open tabs and the pages search results point to, on this machine, to find evidence. Their text goes only to the model you set up.',

@@ -252,6 +252,7 @@ export const zhCN: Messages = {
   reason_no_access_snippet: 'Ratify 尚无读取网站的权限；使用了搜索摘要',
   accessTitle: '允许 Ratify 读取你的标签页和搜索到的网页',
   accessWhy: 'Ratify 在本机读取你打开的标签页以及搜索结果指向的网页，用来寻找证据。这些文字只会发送给你设置的模型。浏览器只会询问一次；你可以在设置中随时收回。',
+  accessServerHint: '这也可能是无法连接模型服务器的原因：不直接响应浏览器扩展的服务器（未开启 CORS 设置的 LM Studio、某些代理）在 Ratify 获准读取网站后即可连接。',
   accessNotReadTabs: '本次回答未读取的打开标签页：{n} 个。',
   accessNotReadPages: '未获取的结果网页：{n} 个（使用了它们的搜索摘要）。',
   accessWhyShort: 'Ratify 在本机读取你打开的标签页以及搜索结果指向的网页，用来寻找证据。这些文字只会发送给你设置的模型。',

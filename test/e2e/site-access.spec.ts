@@ -149,3 +149,41 @@ test('a question without access shows why Ratify asks; allowed through the panel
   await expect(settings.getByTestId('site-access-setting')).toHaveAttribute('data-state', 'not-granted');
   expect(await hasSiteAccess(worker)).toBe(false);
 });
+
+test('a model server that does not answer extensions by itself (LM Studio with CORS off): the failure says access to sites may be why, and allowing it lets Retry reach the server', async ({
+  context,
+  extensionId,
+  harness,
+  configureForHarness,
+  openPanel,
+  picture,
+}) => {
+  harness.llm.setOrigins('no-cors');
+  harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.9 }, answer: 'Marie Curie moved to Paris in 1891.' }));
+  await configureForHarness();
+  const panel = await openPanel();
+  await panel.getByRole('textbox', { name: 'Question' }).fill('When did Marie Curie move to Paris?');
+  await panel.keyboard.press('Enter');
+  await expect(panel.getByTestId('run-status')).toHaveText('Failed', { timeout: 30_000 });
+  await expect(panel.getByRole('alert').locator('.notice-title')).toHaveText('Could not reach the model server');
+  const prompt = panel.getByTestId('site-access');
+  await expect(prompt).toHaveAttribute('data-state', 'ask');
+  await expect(prompt.getByTestId('site-access-server')).toContainText('LM Studio with its CORS setting off');
+  await panel.setViewportSize({ width: 420, height: 900 });
+  await picture(panel, 'panel-site-access-server.png');
+
+  // Allowed (details page, then the prompt's own button, as above): Retry now reaches the server.
+  const details = await context.newPage();
+  await details.goto(`chrome://extensions/?id=${extensionId}`);
+  await details.evaluate(
+    (id) => new Promise<void>((done) => (globalThis as unknown as { chrome: { developerPrivate: { addHostPermission(i: string, h: string, cb: () => void): void } } }).chrome.developerPrivate.addHostPermission(id, '<all_urls>', done)),
+    extensionId,
+  );
+  await details.close();
+  await panel.bringToFront();
+  await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
+  await expect(prompt).toHaveAttribute('data-state', 'granted');
+  await panel.getByRole('alert').getByRole('button', { name: 'Retry' }).click();
+  await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
+  await expect(panel.getByTestId('answer')).toContainText('Marie Curie moved to Paris in 1891.');
+});

@@ -22,7 +22,8 @@ import { estimateTokens } from './text.ts';
 import { errorBody, HTML_PAGE, statusError, type FaultStatus } from './fake-llm-errors.ts';
 import { generate, refusalFor, type ModelBehaviour } from './fake-llm-model.ts';
 import { writeStream } from './fake-llm-stream.ts';
-import { contentText, isExtensionOrigin, isRecord, stageOf } from './fake-llm-request.ts';
+import { contentText, isRecord, stageOf } from './fake-llm-request.ts';
+import { applyOriginRule, type OriginRule } from './fake-llm-origins.ts';
 
 export type { FaultStatus } from './fake-llm-errors.ts';
 export type { ModelBehaviour } from './fake-llm-model.ts';
@@ -103,6 +104,8 @@ export interface FakeLlmOptions {
   /** Answer 403 "Forbidden" to chrome-extension:// and moz-extension:// origins, like Ollama
    * without OLLAMA_ORIGINS. */
   rejectExtensionOrigins?: boolean;
+  /** How browser origins are treated (default 'allow'; `rejectExtensionOrigins` is 'refuse-extensions'). */
+  origins?: OriginRule;
   latency?: Latency;
   responder?: Responder;
   /** Ids listed by GET /v1/models. */
@@ -125,6 +128,7 @@ export interface FakeLlm {
   setLatency(l: Latency): void;
   setApiKey(key: string | undefined): void;
   setRejectExtensionOrigins(on: boolean): void;
+  setOrigins(rule: OriginRule): void;
   setModelBehaviour(b: ModelBehaviour): void;
   /** Clears the request log and restores responder, latency, key and origin rule to the start options. */
   reset(): void;
@@ -146,42 +150,26 @@ const nextId = (prefix: string): string => `${prefix}-fake${(++idCounter).toStri
 export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> {
   const initial = {
     apiKey: opts.apiKey,
-    reject: opts.rejectExtensionOrigins ?? false,
+    origins: opts.origins ?? (opts.rejectExtensionOrigins ? ('refuse-extensions' as const) : ('allow' as const)),
     latency: opts.latency ?? {},
     responder: opts.responder ?? defaultResponder,
     behaviour: opts.model ?? {},
   };
-  let { apiKey, reject, latency, responder, behaviour } = initial;
+  let { apiKey, origins, latency, responder, behaviour }: { apiKey?: string; origins: OriginRule; latency: Latency; responder: Responder; behaviour: ModelBehaviour } = initial;
   const models = opts.models ?? DEFAULT_MODELS;
   const requests: LoggedRequest[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const origin = headerString(req, 'origin');
-    const refuseOrigin = reject && isExtensionOrigin(origin);
     res.setHeader('x-request-id', nextId('req'));
-    if (!refuseOrigin) {
-      // Permissive CORS, like a local server configured to allow the extension.
-      res.setHeader('access-control-allow-origin', origin ?? '*');
-      res.setHeader('vary', 'Origin');
-      res.setHeader('access-control-expose-headers', 'retry-after, x-request-id, x-ratelimit-remaining-requests');
-    }
-    if (req.method === 'OPTIONS') {
-      if (refuseOrigin) return sendText(res, 403, 'Forbidden');
-      res.writeHead(204, {
-        'access-control-allow-methods': 'GET, POST, OPTIONS',
-        'access-control-allow-headers': headerString(req, 'access-control-request-headers') ?? 'authorization, content-type',
-        'access-control-max-age': '600',
-      });
-      res.end();
-      return;
-    }
+    const originRule = applyOriginRule(req, res, origins);
+    if (originRule === 'preflight') return;
 
     const body = parseJson(await readBody(req));
     requests.push({ method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body, stage: stageOf(body), time: Date.now() });
 
     // Ollama checks the Origin before anything else and answers a bare text 403.
-    if (refuseOrigin) return sendText(res, 403, 'Forbidden');
+    if (originRule === 'refuse') return sendText(res, 403, 'Forbidden');
 
     if (apiKey !== undefined) {
       const auth = headerString(req, 'authorization');
@@ -379,14 +367,17 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       apiKey = k;
     },
     setRejectExtensionOrigins: (on) => {
-      reject = on;
+      origins = on ? 'refuse-extensions' : 'allow';
+    },
+    setOrigins: (rule) => {
+      origins = rule;
     },
     setModelBehaviour: (b) => {
       behaviour = b;
     },
     reset: () => {
       requests.length = 0;
-      ({ apiKey, reject, latency, responder, behaviour } = initial);
+      ({ apiKey, origins, latency, responder, behaviour } = initial);
     },
     close: server.close,
   };
