@@ -48,11 +48,14 @@ test('while the answer streams the trace is open and the panel follows the answe
   await expect.poll(answerEndVisible).toBe(true);
   expect(await panel.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   // The user scrolls up to read: the panel stays where they are while the answer keeps coming.
+  // (A follow step the panel made a moment before can land after the wheel's scroll, so the top is
+  // "near 0", as the user would see it: the question, not the end of the answer.)
   await panel.mouse.move(200, 200);
   await panel.mouse.wheel(0, -100_000);
-  await expect.poll(() => panel.evaluate(() => window.scrollY)).toBe(0);
+  await expect.poll(() => panel.evaluate(() => window.scrollY)).toBeLessThan(60);
+  const left = await panel.evaluate(() => window.scrollY);
   await expect(panel.getByTestId('answer')).toContainText('Line 30');
-  expect(await panel.evaluate(() => window.scrollY)).toBe(0);
+  expect(await panel.evaluate(() => window.scrollY)).toBe(left);
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   await expect(panel.getByTestId('trace')).not.toHaveAttribute('open');
 });
