@@ -19,6 +19,27 @@ const facts = [
 ];
 const Q = { text: 'Tell me about Marie Curie.' };
 
+/** A run's first life, sequential, checkpointed at step-done and next-queries as the worker
+ * does, until `dies(event)`: the last checkpoint. */
+async function firstLife(w: TestWorld, dies: (ev: RunEvent) => boolean): Promise<Run | undefined> {
+  let checkpoint: Run | undefined;
+  let live = newRun('r1', 'ask', Q, 0);
+  const ctrl = new AbortController();
+  await executeRun({
+    run: live,
+    llm: w.llm,
+    library: curieLibrary(),
+    settings: pipelineSettings({ speculate: false }),
+    signal: ctrl.signal,
+    emit: (ev: RunEvent) => {
+      live = applyEvent(live, ev);
+      if (ev.type === 'step-done' || ev.type === 'next-queries') checkpoint = structuredClone(live);
+      if (dies(ev)) ctrl.abort();
+    },
+  });
+  return checkpoint;
+}
+
 describe('executeRun', () => {
   it('drafts, revises each step with citations, and answers with numbered sources', async () => {
     world = await startWorld({ steps: steps.slice(0, 2), facts, finalAnswer: 'Marie Curie, born in Warsaw in 1867, married Pierre Curie in 1895.' });
@@ -110,22 +131,8 @@ describe('executeRun', () => {
 
   it('resumes after a simulated worker restart from the last checkpoint, without redoing earlier calls', async () => {
     world = await startWorld({ steps, facts });
-    // First life: checkpoint after every step-done, as the worker does; "die" after step 1 is done.
-    let checkpoint: Run | undefined;
-    let live = newRun('r1', 'ask', Q, 0);
-    const ctrl = new AbortController();
-    await executeRun({
-      run: live,
-      llm: world.llm,
-      library: curieLibrary(),
-      settings: pipelineSettings({ speculate: false }),
-      signal: ctrl.signal,
-      emit: (ev: RunEvent) => {
-        live = applyEvent(live, ev);
-        if (ev.type === 'step-done' || ev.type === 'next-queries') checkpoint = structuredClone(live);
-        if (ev.type === 'next-queries' && ev.index === 0) ctrl.abort();
-      },
-    });
+    // First life: checkpoints as the worker takes them; "die" once step 1 is done with its queries.
+    const checkpoint = await firstLife(world, (ev) => ev.type === 'next-queries' && ev.index === 0);
     expect(checkpoint?.steps.map((s) => s.status)).toEqual(['unchanged', 'pending', 'pending'].map((x, i) => (i === 0 ? 'revised' : x)));
     const before = world.server.chatRequests().length;
     // Second life: the stored run was marked interrupted; continue it.
@@ -149,22 +156,8 @@ describe('executeRun', () => {
 
   it('a step committed but cut off before its queries for the later steps is revised again on resume, so no later step uses a stale query', async () => {
     world = await startWorld({ steps, facts });
-    let checkpoint: Run | undefined;
-    let live = newRun('r1', 'ask', Q, 0);
-    const ctrl = new AbortController();
-    await executeRun({
-      run: live,
-      llm: world.llm,
-      library: curieLibrary(),
-      settings: pipelineSettings({ speculate: false }),
-      signal: ctrl.signal,
-      emit: (ev: RunEvent) => {
-        live = applyEvent(live, ev);
-        if (ev.type === 'step-done' || ev.type === 'next-queries') checkpoint = structuredClone(live);
-        // "Die" the moment step 1 is committed, before its reply has written step 2's query.
-        if (ev.type === 'step-done' && ev.index === 0) ctrl.abort();
-      },
-    });
+    // "Die" the moment step 1 is committed, before its reply has written step 2's query.
+    const checkpoint = await firstLife(world, (ev) => ev.type === 'step-done' && ev.index === 0);
     expect(checkpoint?.steps[0]).toMatchObject({ status: 'revised', queriesPending: true });
     expect(checkpoint?.steps[1]?.queries[0]?.query).not.toContain('born in Warsaw in 1867'); // still the draft's
     const before = world.server.chatRequests().length;

@@ -67,6 +67,18 @@ export async function extensionIdOf(context: BrowserContext): Promise<string> {
  * extension requests it.)
  */
 export async function grantSiteAccess(context: BrowserContext, extensionId: string): Promise<void> {
+  await allowOnDetailsPage(context, extensionId);
+  const settings = await context.newPage();
+  await settings.goto(`chrome-extension://${extensionId}/options.html`);
+  const setting = settings.locator('[data-testid=site-access-setting]');
+  await setting.getByRole('button').click();
+  await setting.and(settings.locator('[data-state=granted]')).waitFor({ timeout: 10_000 });
+  await settings.close();
+}
+
+/** The first half of grantSiteAccess: the user allows Ratify on all sites on its details page.
+ * Ratify's own request (its button) then activates the permission without a dialog. */
+export async function allowOnDetailsPage(context: BrowserContext, extensionId: string): Promise<void> {
   const details = await context.newPage();
   await details.goto(`chrome://extensions/?id=${extensionId}`);
   const error = await details.evaluate(
@@ -79,10 +91,4 @@ export async function grantSiteAccess(context: BrowserContext, extensionId: stri
   );
   await details.close();
   if (error) throw new Error(`chrome://extensions refused site access: ${error}`);
-  const settings = await context.newPage();
-  await settings.goto(`chrome-extension://${extensionId}/options.html`);
-  const setting = settings.locator('[data-testid=site-access-setting]');
-  await setting.getByRole('button').click();
-  await setting.and(settings.locator('[data-state=granted]')).waitFor({ timeout: 10_000 });
-  await settings.close();
 }

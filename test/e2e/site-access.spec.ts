@@ -4,6 +4,7 @@
  * them. */
 import type { Worker } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { allowOnDetailsPage } from './launch.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
 test.use({ siteAccess: false });
@@ -121,13 +122,7 @@ test('a question without access shows why Ratify asks; allowed through the panel
 
   // The user allows Ratify on all sites on its details page (Chrome's dialog cannot be answered
   // headless), then presses the panel's button: Ratify's permissions.request is granted.
-  const details = await context.newPage();
-  await details.goto(`chrome://extensions/?id=${extensionId}`);
-  await details.evaluate(
-    (id) => new Promise<void>((done) => (globalThis as unknown as { chrome: { developerPrivate: { addHostPermission(i: string, h: string, cb: () => void): void } } }).chrome.developerPrivate.addHostPermission(id, '<all_urls>', done)),
-    extensionId,
-  );
-  await details.close();
+  await allowOnDetailsPage(context, extensionId);
   expect(await hasSiteAccess(worker)).toBe(false);
   await panel.bringToFront();
   await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
@@ -173,13 +168,7 @@ test('a model server that does not answer extensions by itself (LM Studio with C
   await picture(panel, 'panel-site-access-server.png');
 
   // Allowed (details page, then the prompt's own button, as above): Retry now reaches the server.
-  const details = await context.newPage();
-  await details.goto(`chrome://extensions/?id=${extensionId}`);
-  await details.evaluate(
-    (id) => new Promise<void>((done) => (globalThis as unknown as { chrome: { developerPrivate: { addHostPermission(i: string, h: string, cb: () => void): void } } }).chrome.developerPrivate.addHostPermission(id, '<all_urls>', done)),
-    extensionId,
-  );
-  await details.close();
+  await allowOnDetailsPage(context, extensionId);
   await panel.bringToFront();
   await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
   await expect(prompt).toHaveAttribute('data-state', 'granted');
