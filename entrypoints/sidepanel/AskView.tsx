@@ -9,6 +9,7 @@ import { threadOf, threadStore } from '@/lib/store/threads';
 import type { Run, RunError } from '@/lib/pipeline/types';
 import type { LlmSettings } from '@/lib/settings/schema';
 import { Composer } from '@/components/Composer';
+import { currentRun } from '@/components/current-run';
 import { modelName } from '@/components/run-lines';
 import { ErrorNotice } from '@/components/ErrorNotice';
 import { useT } from '@/components/i18n';
@@ -35,7 +36,7 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
   const [generation, setGeneration] = useState(0);
   const live = useLiveRun(activeRunId, generation);
   const active = useLiveQuery(() => (activeRunId ? runs.get(activeRunId) : undefined), [activeRunId]);
-  const known = active ?? live;
+  const known = currentRun(activeRunId, active, live);
   const threadId = known ? threadOf(known) : undefined;
   const threadRuns = useLiveQuery(() => (threadId ? threads.runs(threadId) : Promise.resolve([] as Run[])), [threadId]) ?? [];
   const [text, setText] = useState('');
