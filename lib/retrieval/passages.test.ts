@@ -46,15 +46,32 @@ describe('passages', () => {
     expect(ar.slice(...spans[1])).toBe('يبلغ عدد سكانها أكثر من عشرين مليون نسمة.');
   });
 
-  it('keeps each passage under one heading path', () => {
-    const p = pageFromMarkedText('https://w.example/Mozilla', 'Mozilla', 'Mozilla is a community.\n\n\n== History ==\nIt began in 1998.\n\n\n=== Netscape ===\nNetscape released its code.\n\n\n== Empty ==\n\n\n== Products ==\nFirefox is a browser.', 'h');
-    const ps = chunkPage(p, { targetChars: 600, origin: 'web' });
-    expect(ps.map((x) => [x.headingPath, x.text])).toEqual([
-      [[], 'Mozilla is a community.'],
-      [['History'], 'History\nIt began in 1998.'],
-      [['History', 'Netscape'], 'Netscape\nNetscape released its code.'],
-      [['Products'], 'Products\nFirefox is a browser.'],
+  it('starts a passage at each heading once the passage before holds enough, with its heading path', () => {
+    const body = (what: string) => `${what} is described in this section at some length. `.repeat(3).trim();
+    const text = `${body('Mozilla')}\n\n\n== History ==\n${body('History')}\n\n\n=== Netscape ===\n${body('Netscape')}\n\n\n== Empty ==\n\n\n== Products ==\n${body('Firefox')}`;
+    const p = pageFromMarkedText('https://w.example/Mozilla', 'Mozilla', text, 'h');
+    const ps = chunkPage(p, { targetChars: 200, origin: 'web' }); // each section ~170 chars ≥ 0.6 × 200
+    expect(ps.map((x) => [x.headingPath, x.text.split('\n')[0]])).toEqual([
+      [[], body('Mozilla')],
+      [['History'], 'History'],
+      [['History', 'Netscape'], 'Netscape'],
+      [['Products'], 'Products'],
     ]);
+  });
+
+  it('lets short sections join the passage before, which keeps the heading path they share', () => {
+    // A feature list: one line under each heading. Alone, each would be a passage too short to
+    // hold an answer with its context.
+    const text = 'Firefox features.\n\n\n== Tools ==\n\n\n=== Inspector ===\nExamine the HTML and CSS of a page.\n\n\n=== Debugger ===\nStep through JavaScript code.\n\n\n== Privacy ==\nBlock trackers.';
+    const p = pageFromMarkedText('https://w.example/Firefox', 'Firefox', text, 'h');
+    const ps = chunkPage(p, { targetChars: 600, origin: 'web' });
+    expect(ps).toHaveLength(1);
+    expect(ps[0]?.text).toContain('Inspector\nExamine the HTML and CSS of a page.\nDebugger\nStep through JavaScript code.');
+    expect(ps[0]?.headingPath).toEqual([]);
+    const tools = chunkPage(pageFromMarkedText('https://w.example/Tools', 'Tools', text.slice(text.indexOf('== Tools')), 'h'), { targetChars: 600, origin: 'web' });
+    expect(tools.map((x) => x.headingPath)).toEqual([[]]);
+    const inTools = chunkPage(pageFromMarkedText('https://w.example/T', 'T', '== Tools ==\n\n\n=== Inspector ===\nExamine it.\n\n\n=== Debugger ===\nStep through it.', 'h'), { targetChars: 600, origin: 'web' });
+    expect(inTools.map((x) => x.headingPath)).toEqual([['Tools']]);
   });
 
   it('cuts a very long line into bounded passages quickly', () => {

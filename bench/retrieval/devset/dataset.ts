@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createNodePageReader } from '../../../lib/retrieval/node-reader';
 import type { ReadablePage } from '../../../lib/retrieval/page';
+import { tokenize } from '../../../lib/retrieval/tokenize';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DEVSET_DIR = join(here, '..', '..', '..', 'test', 'fixtures', 'retrieval-dev');
@@ -167,3 +168,27 @@ export function locateGold(q: DevQuestion, pages: Map<string, DevPage>): Located
     return out;
   });
 }
+
+/** Characters either side of a gold span that count as its neighbourhood: about one passage
+ * (1,500 characters by default) centred on the span. */
+export const NEIGHBOURHOOD_CHARS = 750;
+
+/** How many distinct content words (the ranker's own tokens: stopwords out, folded, plurals
+ * stemmed) the question shares with the text around its best gold span. A mechanical property of
+ * the question, the same for every ranker: a question sharing at most one word with its answer
+ * cannot be found by matching words, whatever the ranker does. */
+export function sharedWords(q: DevQuestion, pages: Map<string, DevPage>): number {
+  const asked = new Set(tokenize(q.question));
+  let best = 0;
+  for (const g of locateGold(q, pages)) {
+    const text = pages.get(g.page)?.page.text ?? '';
+    const around = new Set(tokenize(text.slice(Math.max(0, g.start - NEIGHBOURHOOD_CHARS), g.end + NEIGHBOURHOOD_CHARS)));
+    let n = 0;
+    for (const t of asked) if (around.has(t)) n++;
+    best = Math.max(best, n);
+  }
+  return best;
+}
+
+/** Questions sharing at least this many words with their answer can be found by words. */
+export const LEXICALLY_REACHABLE = 2;

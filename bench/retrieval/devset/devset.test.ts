@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASELINE_WORDS, chunkWords } from './baseline';
-import { CATEGORIES, checkQuestions, loadPages, loadQuestions, pageHtml, pageLang, pageNames, PAGES_DIR, PARTS, splitParts, type DevPage, type DevQuestion } from './dataset';
+import { CATEGORIES, checkQuestions, LEXICALLY_REACHABLE, loadPages, loadQuestions, pageHtml, pageLang, pageNames, PAGES_DIR, PARTS, sharedWords, splitParts, type DevPage, type DevQuestion } from './dataset';
 import { isGold, scoreQuestion } from './metrics';
 
 let questions: DevQuestion[];
@@ -84,10 +84,22 @@ describe('scoring', () => {
   });
   it('ranks gold pages separately and counts distinct pages in the top 5', () => {
     const u = (page: string, start: number, end: number) => ({ page, start, end, chars: end - start });
-    const r = scoreQuestion(q, [u('c', 0, 10), u('a', 90, 210), u('a', 300, 400), u('c', 20, 30), u('d', 0, 5), u('b', 0, 40)], gold);
+    const r = scoreQuestion(q, [u('c', 0, 10), u('a', 90, 210), u('a', 300, 400), u('c', 20, 30), u('d', 0, 5), u('b', 0, 40)], gold, 3);
     expect(r.firstGoldRank).toBe(2);
     expect(r.goldPageRanks).toEqual({ a: 2, b: 6 });
     expect(r.pagesAt5).toBe(3);
+    expect(r.sharedWords).toBe(3);
+  });
+  it('counts the content words a question shares with the text around its answer', () => {
+    const byName = new Map(pages.map((p) => [p.name, p]));
+    const ask = (id: string) => questions.find((x) => x.id === id)!;
+    // "How much did Facebook pay for its acquisition of WhatsApp?" beside "$19 billion acquisition
+    // of WhatsApp": facebook, acquisition, whatsapp at least.
+    expect(sharedWords(ask('d001'), byName)).toBeGreaterThanOrEqual(3);
+    // "Which headset title could leave players nauseous?" for "one of the barfier PSVR games".
+    expect(sharedWords(ask('d065'), byName)).toBeLessThan(LEXICALLY_REACHABLE);
+    // A question in Chinese about an English page shares none.
+    expect(sharedWords(ask('d078'), byName)).toBe(0);
   });
 });
 

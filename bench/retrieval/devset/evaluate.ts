@@ -10,7 +10,7 @@ import { createMemoryTabs, type MemoryTab } from '../../../lib/retrieval/memory-
 import type { RankWeights } from '../../../lib/retrieval/rank';
 import { DEFAULT_SETTINGS } from '../../../lib/settings/schema';
 import { Bm25Baseline, chunkWords } from './baseline';
-import { CATEGORIES, loadPages, loadQuestions, locateGold, type DevPage, type DevQuestion, type Part } from './dataset';
+import { CATEGORIES, loadPages, loadQuestions, locateGold, sharedWords, type DevPage, type DevQuestion, type Part } from './dataset';
 import { report, scoreQuestion, type PartReport, type QuestionResult, type RankedUnit } from './metrics';
 
 export type PartChoice = Part | 'all';
@@ -87,7 +87,7 @@ export async function evaluateDevset(part: PartChoice = 'tune', opts: DevsetRank
     const failed = r.errors.find((e) => e.provider === 'embeddings');
     if (failed) throw new Error(`${q.id}: embeddings failed: ${failed.message}`);
     const ranked: RankedUnit[] = r.passages.map((p) => ({ page: nameByUrl.get(p.url) ?? p.url, start: p.start, end: p.end, chars: p.text.length }));
-    rows.push(scoreQuestion(q, ranked, locateGold(q, byName)));
+    rows.push(scoreQuestion(q, ranked, locateGold(q, byName), sharedWords(q, byName)));
   }
   return { part, ranker: embed ? 'library, hybrid' : 'library, lexical', report: report(rows, k, CATEGORIES), rows, embedCalls, ms: Math.round(performance.now() - t0) };
 }
@@ -99,6 +99,6 @@ export async function evaluateBaseline(part: PartChoice = 'tune', opts: Pick<Dev
   const byName = new Map(pages.map((p) => [p.name, p]));
   const bm25 = new Bm25Baseline(pages.flatMap((p) => chunkWords(p.name, p.page.text, opts.words)));
   const k = opts.k ?? DEFAULT_K;
-  const rows = select(loadQuestions(), part, opts.ids).map((q) => scoreQuestion(q, bm25.search(q.question, k), locateGold(q, byName)));
+  const rows = select(loadQuestions(), part, opts.ids).map((q) => scoreQuestion(q, bm25.search(q.question, k), locateGold(q, byName), sharedWords(q, byName)));
   return { part, ranker: `BM25, ${opts.words ?? 120}-word chunks`, report: report(rows, k, CATEGORIES), rows, embedCalls: 0, ms: Math.round(performance.now() - t0) };
 }

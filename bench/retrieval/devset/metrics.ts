@@ -5,7 +5,7 @@
  * characters (GOLD_COVER). So a passage that holds the answer sentence counts, as does one that
  * holds most of it when a passage boundary cuts it; a passage that merely sits next to it does
  * not. Ranks are 1-based over the list as retrieve() returns it (after de-duplication). */
-import type { Category, DevQuestion, Part } from './dataset';
+import { LEXICALLY_REACHABLE, type Category, type DevQuestion, type Part } from './dataset';
 
 export const GOLD_COVER = 0.5;
 
@@ -35,6 +35,9 @@ export interface QuestionResult {
   pagesAt5: number;
   /** Mean characters of the top 5. */
   charsAt5: number;
+  /** Content words the question shares with the text around its gold span (dataset.ts
+   * `sharedWords`). */
+  sharedWords: number;
 }
 
 export function isGold(u: RankedUnit, gold: GoldRange[]): boolean {
@@ -45,7 +48,7 @@ export function isGold(u: RankedUnit, gold: GoldRange[]): boolean {
   });
 }
 
-export function scoreQuestion(q: DevQuestion, ranked: RankedUnit[], gold: GoldRange[]): QuestionResult {
+export function scoreQuestion(q: DevQuestion, ranked: RankedUnit[], gold: GoldRange[], sharedWords: number): QuestionResult {
   const goldPageRanks: Record<string, number> = {};
   for (const g of gold) goldPageRanks[g.page] = 0;
   let firstGoldRank = 0;
@@ -63,6 +66,7 @@ export function scoreQuestion(q: DevQuestion, ranked: RankedUnit[], gold: GoldRa
     goldPageRanks,
     pagesAt5: new Set(top5.map((u) => u.page)).size,
     charsAt5: top5.length ? top5.reduce((s, u) => s + u.chars, 0) / top5.length : 0,
+    sharedWords,
   };
 }
 
@@ -104,6 +108,8 @@ export function aggregate(rows: QuestionResult[], listLength: number): Metrics {
 export interface PartReport {
   all: Metrics;
   byCategory: Partial<Record<Category, Metrics>>;
+  /** Split by whether the question shares enough words with its answer to be found by words. */
+  byReach: { reachable: Metrics; unreachable: Metrics };
 }
 
 export function report(rows: QuestionResult[], listLength: number, categories: readonly Category[]): PartReport {
@@ -112,5 +118,7 @@ export function report(rows: QuestionResult[], listLength: number, categories: r
     const sub = rows.filter((r) => r.category === c);
     if (sub.length) byCategory[c] = aggregate(sub, listLength);
   }
-  return { all: aggregate(rows, listLength), byCategory };
+  const reachable = rows.filter((r) => r.sharedWords >= LEXICALLY_REACHABLE);
+  const unreachable = rows.filter((r) => r.sharedWords < LEXICALLY_REACHABLE);
+  return { all: aggregate(rows, listLength), byCategory, byReach: { reachable: aggregate(reachable, listLength), unreachable: aggregate(unreachable, listLength) } };
 }

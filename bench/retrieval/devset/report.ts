@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createLlmClient } from '../../../lib/llm/client';
 import { startFakeLlm } from '../../../test/harness/fake-llm.ts';
 import { table } from '../../table';
-import { CATEGORIES, loadQuestions, PARTS, type Category, type Part } from './dataset';
+import { CATEGORIES, LEXICALLY_REACHABLE, loadQuestions, PARTS, type Category, type Part } from './dataset';
 import { evaluateBaseline, evaluateDevset, type DevsetEvaluation, type DevsetRankerOptions } from './evaluate';
 import type { Metrics } from './metrics';
 import type { EmbedFn } from '../../../lib/retrieval/library';
@@ -145,6 +145,19 @@ export function formatDevset(r: DevsetSummary): string {
       })]),
     ),
   );
+  const reach = table(
+    ['top-5 / top-1 (n)', 'part', ...r.runs.map((run) => run.ranker)],
+    (['reachable', 'unreachable'] as const).flatMap((k) =>
+      PARTS.map((p) => [
+        k === 'reachable' ? `shares ≥ ${LEXICALLY_REACHABLE} words with its answer` : `shares < ${LEXICALLY_REACHABLE}`,
+        p,
+        ...r.runs.map((run) => {
+          const m = run.parts[p].report.byReach?.[k];
+          return m ? `${f2(m.top5)} / ${f2(m.top1)} (${m.n})` : '–';
+        }),
+      ]),
+    ),
+  );
   const emb = r.embeddings ? `\nhybrid: ${r.embeddings}` : '';
-  return `questions: ${counts}\n${overall}\n\nby category\n${byCat}${emb}`;
+  return `questions: ${counts}\n${overall}\n\nby category\n${byCat}\n\nby words the question shares with the text around its answer (dataset.ts sharedWords)\n${reach}${emb}`;
 }

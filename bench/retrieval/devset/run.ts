@@ -29,7 +29,7 @@ if (part) {
   for (const [c, x] of Object.entries(e.report.byCategory)) console.log(`  ${c.padEnd(15)} n ${x.n}  top-5 ${x.top5}  top-1 ${x.top1}  MRR ${x.mrr}  all pages@5 ${x.allPagesAt5}`);
   if (flag('questions')) {
     const q = new Map(loadQuestions().map((x) => [x.id, x]));
-    for (const r of e.rows) console.log(`  ${r.id} ${r.category.padEnd(14)} first gold ${String(r.firstGoldRank || '-').padStart(3)}  pages ${JSON.stringify(r.goldPageRanks)}  ${q.get(r.id)?.question}`);
+    for (const r of e.rows) console.log(`  ${r.id} ${r.category.padEnd(14)} shares ${r.sharedWords}  first gold ${String(r.firstGoldRank || '-').padStart(3)}  pages ${JSON.stringify(r.goldPageRanks)}  ${q.get(r.id)?.question}`);
   }
 } else {
   const r = await runDevsetBench({ hybrid: !flag('lexical-only'), ranker });
