@@ -106,6 +106,7 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
         finalRound: a.finalRound,
         passages: a.passages,
         earlier: a.withFinal ? a.earlier : undefined,
+        earlierFocus: a.earlierFocus,
         withAnswer: a.withFinal,
         page,
         catalogue,

@@ -34,6 +34,8 @@ export interface StepCallArgs {
   passages: AliasMap;
   /** Last step: evidence found for the earlier steps, citable in the final output. */
   earlier: AliasMap;
+  /** Per alias in `earlier`, the text of the step it was found for, as that step stands. */
+  earlierFocus: Map<string, string>;
   withFinal: boolean;
 }
 

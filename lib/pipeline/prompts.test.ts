@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { aliasPassages } from './citations';
-import { dataBlock, fallbackQuery, gateMessages, neutralise, reviseMessages } from './prompts';
+import { dataBlock, excerptAround, fallbackQuery, gateMessages, neutralise, reviseMessages } from './prompts';
 
 describe('untrusted text in prompts', () => {
   it('cannot close or open a DATA block, or pose as a chat role', () => {
@@ -34,6 +34,27 @@ describe('addresses in prompts', () => {
     expect(all).toContain('url="https://mail.example/reset"');
     expect(all).toContain('url="https://news.example/story"');
     expect(all).toContain('url="https://bank.example/account"');
+  });
+});
+
+describe('evidence of earlier steps in the last step\'s prompt', () => {
+  const filler = Array.from({ length: 12 }, (_, i) => `Filler sentence ${i} says nothing of note here.`).join(' ');
+  const text = `${filler} Marie Curie moved to Paris in 1891 to study physics. ${filler}`;
+  const p = { id: 'c', url: 'https://w.example/curie', title: 'Curie', origin: 'tab' as const, text, headingPath: [], start: 1000, end: 1000 + text.length };
+
+  it('shows the part of a long passage that holds the fact its step rests on', () => {
+    const e = excerptAround(p, 'Marie Curie moved to Paris in 1891.', 400);
+    expect(e).toContain('Marie Curie moved to Paris in 1891 to study physics.');
+    expect(e.length).toBeLessThanOrEqual(402);
+    expect(e.startsWith('…') && e.endsWith('…')).toBe(true);
+    // Without a step to go by, the passage's start, as before.
+    expect(excerptAround(p, undefined, 400)).toBe(`${text.slice(0, 400)}…`);
+    expect(excerptAround({ ...p, text: 'Short.' }, 'x', 400)).toBe('Short.');
+  });
+
+  it('is what the last step is shown', () => {
+    const msgs = reviseMessages({ question: 'Q?', before: ['Marie Curie moved to Paris in 1891.'], position: 2, total: 2, draft: 'd', later: [], query: 'q', round: 1, finalRound: true, passages: aliasPassages([]), earlier: new Map([['P1', p]]), earlierFocus: new Map([['P1', 'Marie Curie moved to Paris in 1891.']]), withAnswer: true });
+    expect(msgs.map((m) => m.content).join('\n')).toContain('moved to Paris in 1891');
   });
 });
 

@@ -2,7 +2,9 @@
  * untrusted: they go in as DATA blocks with delimiters the text itself cannot forge, and every
  * system prompt says that DATA is material to read, never instructions. */
 import type { ChatMessage } from '../llm/types';
+import { answerSentence } from '../retrieval/answer-sentence';
 import { STOPWORDS } from '../retrieval/tokenize';
+import type { Passage } from '../retrieval/types';
 import type { CatalogueEntry } from '../retrieval/types';
 import type { AliasMap } from './citations';
 import type { PageContext, ThreadTurn } from './types';
@@ -169,6 +171,9 @@ export interface ReviseInput {
   passages: AliasMap;
   /** Last step: evidence found for the earlier steps, citable in the answer. */
   earlier?: AliasMap;
+  /** Per alias in `earlier`, the step it was found for, as that step now stands: its excerpt is
+   * cut around the sentence that step rests on. */
+  earlierFocus?: Map<string, string>;
   withAnswer: boolean;
   page?: PageContext;
   /** The library's sources (titles, sites, languages), for writing queries. */
@@ -184,11 +189,29 @@ function roundRule(finalRound: boolean, what: string): string {
     : `"sufficient": true when the evidence settles this ${what}; if false, "retryQuery" is a different query that would find what is still missing for THIS ${what} (else "").`;
 }
 
+/** Characters of each earlier step's passage shown to the last step. */
+const EARLIER_CHARS = 400;
+
+/** At most `max` characters of a passage, around the sentence that best matches `focus` (the
+ * step it was found for): passages hold an answer with its context, so the fact an earlier step
+ * rests on is often far from the passage's start. "…" marks text left out. */
+export function excerptAround(p: Passage, focus: string | undefined, max: number): string {
+  if (p.text.length <= max) return p.text;
+  const s = focus ? answerSentence(p, focus) : undefined;
+  const at = s ? s.start - p.start : 0;
+  const end = s ? s.end - p.start : 0;
+  // Some context before the sentence (a third of the room left), the rest after it.
+  let from = Math.max(0, at - Math.max(0, Math.floor((max - (end - at)) / 3)));
+  const to = Math.min(p.text.length, from + max);
+  from = Math.max(0, to - max);
+  return `${from > 0 ? '…' : ''}${p.text.slice(from, to)}${to < p.text.length ? '…' : ''}`;
+}
+
 export function reviseMessages(x: ReviseInput): ChatMessage[] {
   const answerRule = x.withAnswer
     ? `This is the last step. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}write "answer": the final answer to the question, built from all the steps as they now stand: direct and concise, citing evidence ids in square brackets right after what they support, like [P1] or [P2, P3]. Cite only ids shown in this message.${x.finalRound ? '' : ' If "sufficient" is false, "answer" is "".'}`
     : '';
-  const earlier = x.earlier?.size ? `\n\nEvidence found for the earlier steps (citable in the answer):\n${[...x.earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, p.text, 400)).join('\n')}` : '';
+  const earlier = x.earlier?.size ? `\n\nEvidence found for the earlier steps (citable in the answer):\n${[...x.earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, excerptAround(p, x.earlierFocus?.get(id), EARLIER_CHARS), EARLIER_CHARS + 2)).join('\n')}` : '';
   return [
     system(
       'You revise one step of a step-by-step draft against retrieved evidence. The steps before it are fixed: do not change them.',

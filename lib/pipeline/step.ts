@@ -53,10 +53,13 @@ async function roundOne(ctx: Ctx, chain: Chain, step: StepState, query: string):
 }
 
 /** Evidence found for the steps before the last, citable in the answer: the top passages of each
- * earlier step's last round (predicted as round 1 for a step not done yet). */
-async function earlierEvidence(ctx: Ctx, chain: Chain, indices: number[], pos: number, current: Passage[]): Promise<AliasMap> {
+ * earlier step's last round (predicted as round 1 for a step not done yet), and for each the step
+ * it was found for as that step stands (the same before and after a kept step is committed, so a
+ * speculative prompt for the last step stays exact). */
+async function earlierEvidence(ctx: Ctx, chain: Chain, indices: number[], pos: number, current: Passage[]): Promise<{ earlier: AliasMap; earlierFocus: Map<string, string> }> {
   const have = new Set(current.map((p) => p.id));
-  const m: AliasMap = new Map();
+  const earlier: AliasMap = new Map();
+  const earlierFocus = new Map<string, string>();
   for (const i of indices.slice(0, pos)) {
     const s = stepAt(ctx, i);
     const last = [...s.queries].reverse().find((q) => q.passages.length);
@@ -64,10 +67,12 @@ async function earlierEvidence(ctx: Ctx, chain: Chain, indices: number[], pos: n
     for (const p of given.slice(0, EARLIER_PER_STEP)) {
       if (have.has(p.id)) continue;
       have.add(p.id);
-      m.set(`P${current.length + m.size + 1}`, p);
+      const alias = `P${current.length + earlier.size + 1}`;
+      earlier.set(alias, p);
+      earlierFocus.set(alias, s.revised ?? s.draft);
     }
   }
-  return m;
+  return { earlier, earlierFocus };
 }
 
 /** Everything the step's call depends on, from the run as this step sees it. */
@@ -86,7 +91,7 @@ export async function stepArgs(ctx: Ctx, chain: Chain, indices: number[], pos: n
     round: o.round,
     finalRound: o.round === maxRounds,
     passages: aliasPassages(o.given),
-    earlier: isLast ? await earlierEvidence(ctx, chain, indices, pos, o.given) : new Map(),
+    ...(isLast ? await earlierEvidence(ctx, chain, indices, pos, o.given) : { earlier: new Map(), earlierFocus: new Map() }),
     withFinal: isLast,
   };
 }
