@@ -70,6 +70,13 @@ describe('RunView', () => {
     expect(v.buttons).not.toContain('Copy as Markdown');
   });
 
+  it('a selection in which the model found no claim says it was checked as a whole', async () => {
+    world = await startWorld({ claims: [] });
+    const r = await runOnce(world, { text: 'She was born in Warsaw.', page }, curieLibrary(), { mode: 'verify' });
+    expect(r.run.status).toBe('done');
+    expect(view(r.run).byTest('gate-line')).toBe('The model found no separate claims in the selection, so it was checked as a whole against sources.');
+  });
+
   it('an unreadable assessment is said under the answer and in the trace; an answer no source backs says so', async () => {
     world = await startWorld({ steps: ['Marie Curie was born on Mars.'], malformed: { gate: 'always' } });
     const r = await runOnce(world, { text: 'Where was Marie Curie born?' }, curieLibrary([], { fail: 'search provider down' }));

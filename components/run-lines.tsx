@@ -11,7 +11,7 @@ const pct = (x: number) => Math.round(x * 100);
 export function confidenceLine(t: T, g: GateDecision, run: Pick<Run, 'mode' | 'input'>): string {
   if (g.unreadable) return t('gateUnreadable');
   if (g.aboutPage) return t('conf_page');
-  if (run.mode === 'verify') return t('conf_verify');
+  if (run.mode === 'verify') return g.wholeSelection ? t('conf_verify_whole') : t('conf_verify');
   if (run.input.forceRetrieval) return t('conf_forced');
   return g.retrieve ? t('conf_retrieve', { p: pct(g.beta) }) : t('conf_direct', { p: pct(g.beta) });
 }

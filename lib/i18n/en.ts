@@ -208,6 +208,7 @@ export const en = {
   conf_retrieve: 'Checked against sources: on its own the model was only {p}% sure.',
   conf_forced: 'Checked against sources, as you asked.',
   conf_verify: 'A fact-check always checks sources.',
+  conf_verify_whole: 'The model found no separate claims in the selection, so it was checked as a whole against sources.',
   conf_page: 'This question is about the page you are on, so that page was read first.',
   conf_split: 'Your question was answered in {n} parts:',
   conf_limit: 'Sources are checked when the model is less than {t}% sure (Settings → Method).',

@@ -205,6 +205,7 @@ export const zhCN: Messages = {
   conf_retrieve: '已查证来源：单凭自身知识，模型只有 {p}% 的把握。',
   conf_forced: '按你的要求查证了来源。',
   conf_verify: '核查总会查证来源。',
+  conf_verify_whole: '模型没有在所选文字中找出单独的论断，因此整段文字作为一个整体对照来源核查。',
   conf_page: '这个问题是关于你正在看的网页的，所以先读取了该网页。',
   conf_split: '你的问题被分成 {n} 部分来回答：',
   conf_limit: '模型把握低于 {t}% 时会查证来源（设置 → 方法）。',

@@ -98,13 +98,15 @@ export async function gateSelection(
     onPartial: o.onPartial,
   });
   let claims = out.claims.slice(0, Math.max(1, settings.maxSteps));
-  // A selection with no checkable claim is still checked as a whole.
-  if (!claims.length) claims = [{ claim: input.text.trim(), sentence: input.text.trim() }];
+  // A selection with no checkable claim is still checked as a whole, and the panel says so.
+  const wholeSelection = !claims.length;
+  if (wholeSelection) claims = [{ claim: input.text.trim(), sentence: input.text.trim() }];
   const decision: GateDecision = {
     label: out.label,
     beta: out.confidence,
     betaThreshold: settings.betaThreshold,
     retrieve: true,
+    ...(wholeSelection ? { wholeSelection } : {}),
     ...(out.label === 'incomplete' ? { rewritten: claims.map((c) => c.claim).join(' ') } : {}),
   };
   return { decision, claims, query: out.query };

@@ -91,6 +91,8 @@ export interface GateDecision {
   /** The model's assessment could not be read: the question was taken as asked and checked
    * against sources. */
   unreadable?: boolean;
+  /** Verify mode: the model found no separate claims, so the selection is checked as one. */
+  wholeSelection?: boolean;
   /** The question is about the page the user is on: its text is read first (primary source). */
   aboutPage?: boolean;
 }

@@ -21,6 +21,14 @@ const originDocs = [
 ];
 
 describe('verify mode', () => {
+  it('a selection in which the model finds no claim is checked as a whole, and the run says so', async () => {
+    world = await startWorld({ claims: [] });
+    const r = await runOnce(world, { text: selection, page }, curieLibrary(), { mode: 'verify' });
+    expect(r.run.status).toBe('done');
+    expect(r.run.steps.map((s) => s.draft)).toEqual([selection]);
+    expect(r.run.gate?.wholeSelection).toBe(true);
+  });
+
   it('checks each self-contained claim causally, with verdicts, citations and the corrected passage', async () => {
     world = await startWorld({ claims, correctedPassage: 'She was born in Warsaw in 1867. She won the Nobel Prize in Physics in 1903.' });
     const lib = curieLibrary(originDocs);
