@@ -44,22 +44,25 @@ export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (s:
               </div>
             </div>
             <ul className="quotes">
-              {g.sources.map((s) => (
-                <li key={s.n}>
-                  <button
-                    type="button"
-                    className="quote"
-                    aria-label={`${t('quoteOpen', { title: g.title || g.site })}${s.page !== undefined ? `, ${t('pageN', { n: s.page })}` : ''}: ${s.quote}`}
-                    onClick={() => onOpen(s)}
-                  >
-                    <span className="quote-n">{s.n}</span>
-                    <span className="quote-text">
-                      {/* A PDF passage's page: the citation opens the PDF there. */}
-                      {s.page !== undefined && <span className="quote-page">{t('pageN', { n: s.page })}</span>}“{s.quote}”
-                    </span>
-                  </button>
-                </li>
-              ))}
+              {g.sources.flatMap((s) =>
+                // A passage two steps took two facts from: each quote opens the page at itself.
+                [s, ...(s.more ?? []).map((m) => ({ ...s, ...m }))].map((q, i) => (
+                  <li key={`${s.n}-${i}`}>
+                    <button
+                      type="button"
+                      className="quote"
+                      aria-label={`${t('quoteOpen', { title: g.title || g.site })}${q.page !== undefined ? `, ${t('pageN', { n: q.page })}` : ''}: ${q.quote}`}
+                      onClick={() => onOpen(q)}
+                    >
+                      <span className="quote-n">{q.n}</span>
+                      <span className="quote-text">
+                        {/* A PDF passage's page: the citation opens the PDF there. */}
+                        {q.page !== undefined && <span className="quote-page">{t('pageN', { n: q.page })}</span>}“{q.quote}”
+                      </span>
+                    </button>
+                  </li>
+                )),
+              )}
             </ul>
           </li>
         ))}

@@ -30,6 +30,11 @@ describe('export', () => {
     );
   });
 
+  it('Markdown lists every quote a source gave, after its first', () => {
+    const two = { ...run, sources: [{ ...run.sources[0]!, more: [{ quote: 'She was born in\nWarsaw.', start: 0, end: 10 }] }] };
+    expect(toMarkdown(two)).toContain('1. [Marie Curie](http://127.0.0.1:8080/articles/marie-curie.html) — “In 1891 she moved to Paris.” · “She was born in Warsaw.”');
+  });
+
   it('plain text has no Markdown syntax and lists the sources', () => {
     expect(toPlainText(run)).toBe(
       [

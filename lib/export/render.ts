@@ -38,8 +38,8 @@ export function toMarkdown(run: Run): string {
 
 function sourceMarkdown(s: Source): string {
   const title = s.title.replace(/[[\]]/g, '');
-  const quote = oneLine(s.quote);
-  return `${s.n}. [${title || s.url}](${s.url})${quote ? ` — “${quote}”` : ''}`;
+  const quotes = [s.quote, ...(s.more ?? []).map((m) => m.quote)].map(oneLine).filter(Boolean);
+  return `${s.n}. [${title || s.url}](${s.url})${quotes.length ? ` — ${quotes.map((q) => `“${q}”`).join(' · ')}` : ''}`;
 }
 
 /** Plain text: no Markdown syntax; citation markers kept as [n] with the sources listed below. */

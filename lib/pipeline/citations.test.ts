@@ -56,6 +56,17 @@ describe('renumberMarkers and SourceList', () => {
     list.number(b);
     expect(list.list[1]!.quote).toBe(b.text);
   });
+  it('keeps the quote of every step that cites one passage, once each, and only quotes the passage holds', () => {
+    const list = new SourceList();
+    const first = list.number(a, 'born on 7 November 1867');
+    expect(list.number(a, 'born on 7 November 1867')).toBe(first);
+    expect(list.number(a, 'not in this passage at all')).toBe(first);
+    const other = a.text.slice(0, 12);
+    list.number(a, other);
+    list.number(a, other);
+    expect(list.list).toHaveLength(1);
+    expect(list.list[0]!.more).toEqual([{ quote: other, start: 100, end: 112 }]);
+  });
   it('strips markers from text shown without sources', () => {
     expect(stripMarkers('She won in 1911 [P2]. Alone [P1, P3].')).toBe('She won in 1911. Alone.');
   });

@@ -156,6 +156,10 @@ export class SourceList {
     const existing = this.byId.get(p.id);
     if (existing) {
       if (!existing.quote && quote) Object.assign(existing, quoteFields(p, quote, focus));
+      // Another step's fact from the same passage: shown too, as a quote the passage holds.
+      else if (quote && quote !== existing.quote && p.text.includes(quote) && !existing.more?.some((m) => m.quote === quote)) {
+        (existing.more ??= []).push(quoteFields(p, quote, focus));
+      }
       return existing.n;
     }
     const s: Source = {

@@ -53,10 +53,11 @@ export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { s
   };
   const list = new SourceList();
   const numberSteps = () => {
+    // Each step's own quote: two steps citing one passage for two facts show both.
     for (const s of run.steps)
       for (const id of s.citations) {
         const p = byId.get(id);
-        if (p) list.number(p, quoteOf(id), focusOf(id));
+        if (p) list.number(p, s.quotes?.[id] ?? '', [s.revised ?? s.draft, ...s.queries.map((q) => q.query)].join(' '));
       }
   };
   if (opts.stepsFirst) numberSteps();

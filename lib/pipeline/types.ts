@@ -154,7 +154,11 @@ export interface Source {
   end?: number;
   /** PDF page of the passage (1-based): shown as "p. 3", opened with #page=3. */
   page?: number;
+  /** Further quotes other steps took from the same passage (one number, several facts). */
+  more?: SourceQuote[];
 }
+
+export type SourceQuote = Pick<Source, 'quote' | 'start' | 'end'>;
 
 export interface ClaimResult {
   /** The self-contained claim that was checked. */

@@ -59,11 +59,13 @@ test('an answer cut off by an error is labelled unfinished, is not offered for e
   await expect(unfinished).toHaveCount(0);
   await expect(panel.getByRole('alert')).toHaveCount(0);
   // Both steps' evidence, as a chip that opens its source: one passage of the article (its opening
-  // sections, joined) holds both facts.
+  // sections, joined) holds both facts, and the source shows each step's quote.
   await expect(answer).toHaveText(/^Marie Curie was born in Warsaw in 1867 and moved to Paris in 1891\.\s*1$/);
   await expect(answer.locator('button.cite')).toHaveCount(1);
-  await expect(panel.locator('ol.sources > li')).toHaveCount(1);
-  await expect(panel.locator('ol.sources > li').first()).toContainText('Marie Curie');
+  const source = panel.locator('ol.sources > li');
+  await expect(source).toHaveCount(1);
+  await expect(source.first()).toContainText('Marie Curie');
+  await expect(source.first().locator('button.quote')).toHaveText(['1“born in Warsaw”', '1“In late 1891 she moved to Paris”']);
   await expect(panel.getByRole('button', { name: 'Copy as Markdown' })).toBeVisible();
   await picture(panel, 'continued-answer.png', { fullPage: true });
 });
