@@ -132,6 +132,9 @@ function mixedResponder(questions: { q: string; rat: boolean }[]): Responder {
 }
 
 async function askAndWait(panel: Page, q: string): Promise<void> {
+  // Each question on its own: asked under an answer, it would continue that thread, and the
+  // thread shows every earlier run's "Done" too.
+  await panel.getByRole('button', { name: 'New thread' }).click();
   const box = panel.locator('#ask-input');
   await box.fill(q);
   await box.press('Enter');
