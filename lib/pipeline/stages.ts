@@ -147,11 +147,17 @@ const checkBase = {
   retryQuery: text,
   nextQueries: queryList,
 };
-export const checkStage = z.preprocess(withQueryFields, z.object(checkBase));
+/** "corrected" means the claim is wrong in a detail the evidence fixes: without the fixed claim the
+ * verdict says nothing the reader can use, so the reply goes back to the model (one repair round)
+ * rather than end as a "Corrected" mark with no correction. */
+function correctionWritten(o: { verdict: string; corrected: string }, ctx: z.RefinementCtx): void {
+  if (o.verdict === 'corrected' && !o.corrected) ctx.addIssue({ code: 'custom', path: ['corrected'], message: 'verdict "corrected" needs the corrected claim in "corrected"' });
+}
+export const checkStage = z.preprocess(withQueryFields, z.object(checkBase).superRefine(correctionWritten));
 
 /** What a step is committed on: its reply without the later steps' queries (and the final output). */
 const reviseSettled = z.preprocess(withQueryFields, z.object(reviseBase).omit({ nextQueries: true }));
-const checkSettled = z.preprocess(withQueryFields, z.object(checkBase).omit({ nextQueries: true }));
+const checkSettled = z.preprocess(withQueryFields, z.object(checkBase).omit({ nextQueries: true }).superRefine(correctionWritten));
 
 /** A streaming reply's settled part: every field the step is committed on has been written, and
  * the model has moved on to another field, so the last of them is complete. Read whatever order
@@ -168,7 +174,7 @@ function settledOf<T>(schema: z.ZodType<T>, keys: string[]) {
 export const reviseSettledOf = settledOf(reviseSettled, ['kept', 'revised', 'citations', 'sufficient', 'retryQuery']);
 export const checkSettledOf = settledOf(checkSettled, ['verdict', 'corrected', 'explanation', 'citations', 'sufficient', 'retryQuery']);
 /** The last check also writes the corrected passage. */
-export const checkFinalStage = z.preprocess(withQueryFields, z.object({ ...checkBase, correctedPassage: text }));
+export const checkFinalStage = z.preprocess(withQueryFields, z.object({ ...checkBase, correctedPassage: text }).superRefine(correctionWritten));
 
 export type GateOut = z.output<typeof gateStage>;
 export type ClaimsOut = z.output<typeof claimsStage>;

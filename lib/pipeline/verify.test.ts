@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { curieLibrary, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
+import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
+import type { LlmRequest } from '../../test/harness/fake-llm.ts';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -50,6 +52,35 @@ describe('verify mode', () => {
     // Causal: the first claim was corrected, so its check rewrote the second claim's query.
     expect(r.run.steps[1]?.queries[0]?.query).toBe(claims[1]?.claim);
     expect(lib.requests.map((q) => q.query)).toContain(claims[1]?.claim);
+  });
+
+  it('a "corrected" verdict without the correction goes back to the model once; twice, and the run fails naming the stage', async () => {
+    const one = [claims[0]!];
+    const blank = (times: number) => {
+      let left = times;
+      const base = pipelineResponder({ claims: one });
+      return async (req: LlmRequest) => {
+        const r = await base(req);
+        if (req.stage !== 'check' || !('json' in r) || left <= 0) return r;
+        left--;
+        return { json: { ...(r.json as Record<string, unknown>), corrected: '' } };
+      };
+    };
+    world = await startWorld({ claims: one });
+    world.server.setResponder(blank(1));
+    const fixed = await runOnce(world, { text: one[0]!.sentence, page }, curieLibrary(), { mode: 'verify' });
+    expect(fixed.run.status).toBe('done');
+    expect(fixed.stages).toEqual(['claims', 'check', 'check']); // the second is the repair round
+    expect(fixed.run.claims?.[0]).toMatchObject({ verdict: 'corrected', corrected: 'Marie Curie was born in Warsaw in 1867.' });
+    await world.close();
+
+    world = await startWorld({ claims: one });
+    world.server.setResponder(blank(2));
+    const failed = await runOnce(world, { text: one[0]!.sentence, page }, curieLibrary(), { mode: 'verify' });
+    expect(failed.run.status).toBe('error');
+    expect(failed.run.error).toMatchObject({ code: 'bad-output' });
+    expect(failed.run.error?.message).toMatch(/"corrected" needs the corrected claim/);
+    expect(failed.run.claims).toBeUndefined();
   });
 
   it('never uses the origin page (by URL or by tab) as evidence for itself', async () => {

@@ -138,7 +138,10 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
     seen[stage] = (seen[stage] ?? 0) + 1;
     const bad = sc.malformed?.[stage];
     if (bad === 'always' || (typeof bad === 'number' && seen[stage] <= bad)) return { content: BROKEN };
-    const user = req.lastUser;
+    // A repair round (its reply shown back with what was wrong): like a real model, answer the
+    // original task again, reading the prompt it was given.
+    const repair = req.messages.at(-2)?.role === 'assistant';
+    const user = repair ? (req.messages.filter((m) => m.role === 'user').at(-2)?.content ?? req.lastUser) : req.lastUser;
     const question = line(user, 'Question') ?? '';
     const blocks = dataBlocks(user);
     switch (stage) {
