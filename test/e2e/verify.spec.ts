@@ -86,3 +86,34 @@ test('Verify with RAT: sentences are marked by verdict in the page and the panel
   await expect(page.locator('[data-ratify-mark]')).toHaveCount(0);
   await expect(page.locator('#claim-eiffel-wrong')).toHaveText('The Eiffel Tower was completed in 1899 and is 300 metres tall.');
 });
+
+test('Verify with RAT: a selection in which the model finds no separate claim is checked as a whole, and the panel says so', async ({ context, worker, harness, configureForHarness, openPanel, picture }) => {
+  const evidence = await context.newPage();
+  await evidence.goto(harness.site.url('/articles/marie-curie.html'));
+  const page = await context.newPage();
+  const demoUrl = harness.site.url('/demo.html');
+  await page.goto(demoUrl);
+  harness.llm.setResponder(pipelineResponder({ claims: [] }));
+  await configureForHarness();
+  const panel = await openPanel();
+  const selected = await page.evaluate(() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById('claim-curie-paris')!);
+    const sel = window.getSelection()!;
+    sel.removeAllRanges();
+    sel.addRange(range);
+    return sel.toString();
+  });
+  await worker.evaluate(
+    async ({ pageUrl, selectionText }) => {
+      const [tab] = await chrome.tabs.query({ url: pageUrl });
+      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
+    },
+    { pageUrl: demoUrl, selectionText: selected },
+  );
+  await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
+  await expect(panel.getByTestId('gate-line')).toHaveText('The model found no separate claims in the selection, so it was checked as a whole against sources.');
+  await expect(panel.locator('.claims > li')).toHaveCount(1);
+  await expect(panel.locator('.claims > li').first()).toContainText(selected.trim());
+  await picture(panel, 'panel-verify-whole.png');
+});
