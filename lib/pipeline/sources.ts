@@ -47,9 +47,10 @@ export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { s
     return '';
   };
   /** What a step looked for: its text and queries, to find the answering sentence of a passage. */
+  const stepFocus = (s: StepState) => [s.revised ?? s.draft, ...s.queries.map((q) => q.query)].join(' ');
   const focusOf = (id: string) => {
     const s = run.steps.find((x) => x.citations.includes(id));
-    return s ? [s.revised ?? s.draft, ...s.queries.map((q) => q.query)].join(' ') : raw;
+    return s ? stepFocus(s) : raw;
   };
   const list = new SourceList();
   const numberSteps = () => {
@@ -57,7 +58,7 @@ export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { s
     for (const s of run.steps)
       for (const id of s.citations) {
         const p = byId.get(id);
-        if (p) list.number(p, s.quotes?.[id] ?? '', [s.revised ?? s.draft, ...s.queries.map((q) => q.query)].join(' '));
+        if (p) list.number(p, s.quotes?.[id] ?? '', stepFocus(s));
       }
   };
   if (opts.stepsFirst) numberSteps();

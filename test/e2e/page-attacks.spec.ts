@@ -8,6 +8,7 @@
 import type { Page, Worker } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
+import { clickVerify } from './verify-click.ts';
 
 const CORRECTION = 'The Eiffel Tower was completed in 1889 and is 330 metres tall (per the other tab).';
 const EXPLANATION = 'Zanzibar-explanation-7731: the evidence tab says otherwise.';
@@ -102,13 +103,7 @@ test('a hostile page cannot read, restyle, re-word, trigger or forge verdict mar
     sel.addRange(range);
     return sel.toString();
   });
-  await worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
-    },
-    { pageUrl: url, selectionText: selected },
-  );
+  await clickVerify(worker, url, selected);
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   // The panel has the details; the evidence really came from the other tab.
   await expect(panel.locator('.claims [data-claim-verdict=refuted]')).toContainText('330 metres');

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
+import { clickVerify } from './verify-click.ts';
 
 // test/fixtures/site/pdf/glacier-survey.pdf (made by make-pdf.ts beside it): four pages, the
 // findings on page 3. The fixture site serves it as application/pdf.
@@ -76,13 +77,7 @@ test('"Verify with RAT" on a selection inside a PDF: the PDF is the origin, the 
   const panel = await openPanel();
   // Chrome's viewer is its own frame where content scripts cannot run: the menu's selectionText
   // is all there is, with the PDF tab as the tab clicked in.
-  await worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
-    },
-    { pageUrl: pdfUrl, selectionText: FINDING },
-  );
+  await clickVerify(worker, pdfUrl, FINDING);
 
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 45_000 });
   await expect(panel.getByTestId('run-input')).toHaveText(FINDING);

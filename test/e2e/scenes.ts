@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import type { Harness } from '../harness/index.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
+import { clickVerify } from './verify-click.ts';
 
 export interface SceneFixtures {
   context: BrowserContext;
@@ -172,13 +173,7 @@ export async function verifyWithMarks(f: SceneFixtures & { worker: import('@play
     sel.addRange(range);
     return sel.toString();
   });
-  await f.worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
-    },
-    { pageUrl: demoUrl, selectionText: selected },
-  );
+  await clickVerify(f.worker, demoUrl, selected);
   await done(panel);
   await page.locator('[data-ratify-mark]').first().waitFor({ timeout: 10_000 });
   return { panel, page };

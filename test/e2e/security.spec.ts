@@ -19,6 +19,7 @@ import { GARDEN, injectionPage, loadInjectionPayloads } from '../harness/injecti
 import { dataBlocks, pipelineResponder } from '../harness/pipeline-responder.ts';
 import type { ProxiedRequest } from '../harness/recording-proxy.ts';
 import { expect, expectPanelInert, hostileAnswer, isBrowserService, messagesOf, outsideData, pageWorld, PWNED, test, tooltip } from './security-audit.ts';
+import { clickVerify } from './verify-click.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -117,13 +118,7 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
     return sel.toString();
   });
   expect(selection, 'the selection carries the visible injections').toContain(payloads.instructions[0].text);
-  await worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
-    },
-    { pageUrl: tabUrl, selectionText: selection },
-  );
+  await clickVerify(worker, tabUrl, selection);
   await expect(panel.locator('article.run[data-status=done] .claims > li')).toHaveCount(2, { timeout: 60_000 });
   await expect(panel.locator('.claims [data-claim-verdict=corrected]')).toContainText('<img src=x onerror=');
   // The corrected passage (the selection, with the page's own Markdown payloads in it) renders

@@ -6,6 +6,7 @@ import type { Worker } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { allowOnDetailsPage } from './launch.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
+import { clickVerify } from './verify-click.ts';
 
 test.use({ siteAccess: false });
 
@@ -49,13 +50,7 @@ test('Verify with RAT works before any grant: the selection is checked; other ta
   await configureForHarness();
   const panel = await openPanel();
   // The menu's real listener (the native menu cannot be clicked headless).
-  await worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
-    },
-    { pageUrl: demoUrl, selectionText: selected },
-  );
+  await clickVerify(worker, demoUrl, selected);
 
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   await expect(panel.getByTestId('run-input')).toHaveText(selected.trim());

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { clickVerify } from './verify-click.ts';
 
 test('"Verify with RAT" on a selection creates a run holding the selection and its page', async ({ context, worker, harness, configureForHarness, openPanel }) => {
   await configureForHarness();
@@ -20,17 +21,7 @@ test('"Verify with RAT" on a selection creates a run holding the selection and i
 
   const panel = await openPanel();
   // The native menu cannot be clicked headless: dispatch the click to the worker's real listener.
-  await worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      // `dispatch` exists on Chrome's event objects but is not in the typings.
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch(
-        { menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false },
-        tab,
-      );
-    },
-    { pageUrl: url, selectionText: selected },
-  );
+  await clickVerify(worker, url, selected);
 
   await expect(panel.getByTestId('run-input')).toHaveText(selected.trim());
   await expect(panel.locator('.run')).toContainText(title);

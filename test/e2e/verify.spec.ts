@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
+import { clickVerify } from './verify-click.ts';
 
 test('Verify with RAT: sentences are marked by verdict in the page and the panel shows the corrected text with sources', async ({
   context,
@@ -47,13 +48,7 @@ test('Verify with RAT: sentences are marked by verdict in the page and the panel
     sel.addRange(range);
     return sel.toString();
   });
-  await worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
-    },
-    { pageUrl: demoUrl, selectionText: selected },
-  );
+  await clickVerify(worker, demoUrl, selected);
 
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   const claims = panel.locator('.claims > li');
@@ -104,13 +99,7 @@ test('Verify with RAT: a selection in which the model finds no separate claim is
     sel.addRange(range);
     return sel.toString();
   });
-  await worker.evaluate(
-    async ({ pageUrl, selectionText }) => {
-      const [tab] = await chrome.tabs.query({ url: pageUrl });
-      (chrome.contextMenus.onClicked as unknown as { dispatch(i: unknown, t: unknown): void }).dispatch({ menuItemId: 'ratify-verify', selectionText, pageUrl, editable: false }, tab);
-    },
-    { pageUrl: demoUrl, selectionText: selected },
-  );
+  await clickVerify(worker, demoUrl, selected);
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   await expect(panel.getByTestId('gate-line')).toHaveText('The model found no separate claims in the selection, so it was checked as a whole against sources.');
   await expect(panel.locator('.claims > li')).toHaveCount(1);
