@@ -34,6 +34,8 @@ export function primaryPageLibrary(inner: Library, page: PageContext, passageCha
   const library: Library = {
     prepare: inner.prepare?.bind(inner),
     catalogue: inner.catalogue?.bind(inner),
+    searchWeb: inner.searchWeb?.bind(inner),
+    reach: inner.reach,
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       const k = Math.max(1, req.k);
       const [mine, rest] = await Promise.all([Promise.resolve(fromPage(req, k)), inner.retrieve(req)]);

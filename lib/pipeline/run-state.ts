@@ -32,6 +32,10 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
   switch (ev.type) {
     case 'gate':
       return { ...r, gate: ev.decision };
+    case 'flow':
+      return { ...r, origins: ev.origins };
+    case 'web-plan':
+      return { ...r, webPlan: ev.plan };
     case 'thinking':
       return { ...r, thinking: { ...r.thinking, [ev.stage]: ev.chars } };
     case 'draft-delta':

@@ -42,6 +42,11 @@ export interface ProviderError {
   status?: number;
 }
 
+/** A query that may go to web search. Only lib/pipeline/flow.ts `toWebQuery` makes one, from
+ * text written by a call that saw nothing but network-safe text (SECURITY.md); lint forbids
+ * casting to it anywhere else. */
+export type WebQuery = string & { readonly __webQuery: 'network-safe' };
+
 export interface RetrieveRequest {
   /** One query, or several alternatives separated by " || " (e.g. the same question in the
    * languages of the sources): each is ranked and the rankings are fused. */
@@ -52,9 +57,14 @@ export interface RetrieveRequest {
   round?: number;
   seed?: Passage[];
   signal?: AbortSignal;
-  /** What may go to web search, when it differs from `query` (terms that may carry open-tab text
-   * withheld, lib/pipeline/query-guard.ts); '' searches the web not at all. */
-  webQuery?: string;
+  /** Also search the web with this (once per library) before ranking. Without it the web is not
+   * searched for this request: `query` ranks the tabs and the result pages already found. */
+  web?: WebQuery;
+}
+
+export interface WebSearchResult {
+  sources: SourceStatus[];
+  errors: ProviderError[];
 }
 
 export interface RetrieveResult {
@@ -84,5 +94,11 @@ export interface Library {
   /** Read the local part of the library (open tabs) ahead of time, so it overlaps with drafting.
    * Idempotent; `retrieve` awaits it when it has not finished. */
   prepare?(signal?: AbortSignal): Promise<SourceStatus[]>;
+  /** Search the web (each query once per library); the result pages join the library, and every
+   * later `retrieve` waits for searches in flight. Returns what was newly looked at. */
+  searchWeb?(queries: WebQuery[], signal?: AbortSignal): Promise<WebSearchResult>;
+  /** What passages this library can return: open tabs (any tab, the page the user is on among
+   * them), web results. Decided by its configuration, never by what the tabs contain. */
+  readonly reach?: { tabs: boolean; web: boolean };
   retrieve(req: RetrieveRequest): Promise<RetrieveResult>;
 }
