@@ -4,8 +4,8 @@
 import { createLibrary } from '../../lib/retrieval/library';
 import { createMemoryTabs } from '../../lib/retrieval/memory-tabs';
 import type { RankWeights } from '../../lib/retrieval/rank';
-import { hashText } from '../../lib/retrieval/text';
-import type { Passage } from '../../lib/retrieval/types';
+import { hashText } from '../../lib/core/text';
+import type { Passage } from '../../lib/core/passage';
 import { DEFAULT_SETTINGS } from '../../lib/settings/schema';
 import type { BenchExample } from './format';
 

@@ -5,7 +5,7 @@ import { createLibrary, type RatifyLibrary } from '../retrieval/library';
 import { createMemoryTabs } from '../retrieval/memory-tabs';
 import { createNodePageReader } from '../retrieval/node-reader';
 import type { ReadablePage } from '../retrieval/page';
-import { hashText } from '../retrieval/text';
+import { hashText } from '../core/text';
 import type { MemoryDoc } from '../pipeline/testing/memory-library';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../settings/schema';
 

@@ -8,7 +8,8 @@ import { api, type LanguageModelSession, type LanguageModelStatic, type Language
 import { languageName, scriptLanguage } from './builtin-language';
 import { estimateTokens, shrinkPrompt } from './fit';
 import { jsonWithRepair, type PartialSink } from './json-call';
-import { addUsage, emptyUsage, type ChatMessage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
+import { addUsage, emptyUsage, type Usage } from '../core/usage';
+import type { ChatMessage, ChatRequest, JsonRequest, LlmClient } from './types';
 
 export { BUILTIN_MODEL_ID, builtinAvailable, builtinStatus, withBuiltinDefault } from './builtin-availability';
 

@@ -19,9 +19,9 @@ import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
-import type { CatalogueEntry } from '../retrieval/types';
+import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
-import type { GateDecision, PageContext, PartAnswer } from './types';
+import type { GateDecision, PageContext, PartAnswer } from '../core/run';
 
 /** A question about the page the user is on: retrieval returns the page's passages first, and the
  * trace lists the page as read. */

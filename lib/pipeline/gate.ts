@@ -10,7 +10,7 @@ import type { LlmClient } from '../llm/types';
 import type { PipelineSettings } from '../settings/schema';
 import { claimsMessages, gateMessages } from './prompts';
 import { claimsStage, gateStage, stage, type ClaimsOut, type GateOut } from './stages';
-import type { GateDecision, RunInput, SubDecision } from './types';
+import type { GateDecision, RunInput, SubDecision } from '../core/run';
 
 /** β′ = 0 never retrieves, β′ = 1 always does; otherwise retrieve iff β < β′ (the paper's rule). */
 export function shouldRetrieve(beta: number, threshold: number, force = false): boolean {

@@ -20,7 +20,7 @@
  *  - part of a run of three or more single digits or number words ("7 3 9", "seven three nine"),
  *    unless the run occurs in an allowed source.
  * Tab retrieval is local and uses the query as written; only the web sees the checked one. */
-import type { Run } from './types';
+import type { Run } from '../core/run';
 
 const NUMBER_WORDS = new Set(['zero', 'oh', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']);
 const NUMERIC = /\d+(?:[.,:/-]\d+)*/g;

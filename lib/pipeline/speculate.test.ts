@@ -9,7 +9,7 @@ import { executeRun } from './run';
 import { newRun } from './run-state';
 import { resetSpeculationPolicy } from './speculate';
 import { createMemoryLibrary } from './testing/memory-library';
-import type { Run } from './types';
+import type { Run } from '../core/run';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite', 'emerald', 'feldspar'];
 const N = WORDS.length;

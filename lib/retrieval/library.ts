@@ -2,7 +2,7 @@
  * passages, ranked, de-duplicated. Every dependency is passed in, so the same code runs in the
  * extension's worker, in Node tests and in the benchmark. */
 import type { PipelineSettings, PrivacySettings, SearchSettings } from '../settings/schema';
-import type { PageCache } from '../store/page-cache';
+import type { PageCache } from './page-cache';
 import { dedupe } from './dedupe';
 import { spreadPages } from './diversify';
 import { DenseIndex, passageEmbedText, type EmbedFn, type EmbeddingStore } from './dense';
@@ -15,8 +15,10 @@ import { fuseByScore, type Scored } from './fusion';
 import { providersFromSettings, type SearchHit, type SearchProvider } from './search';
 import { ProviderError as SearchProviderError } from './search/provider';
 import { isExcludedHost, mapLimit, NO_SITE_ACCESS, readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
-import { documentUrl, squash } from './text';
-import type { CatalogueEntry, Library, Origin, Passage, ProviderError, RetrieveRequest, RetrieveResult, SourceStatus } from './types';
+import { documentUrl } from '../core/url';
+import { squash } from '../core/text';
+import type { CatalogueEntry, Origin, Passage, ProviderError, SourceStatus } from '../core/passage';
+import type { Library, RetrieveRequest, RetrieveResult } from './types';
 import { fetchReadable } from './web';
 
 export type { EmbedFn } from './dense';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../lib/llm/client.ts';
 import { executeRun } from '../../lib/pipeline/run.ts';
 import { newRun } from '../../lib/pipeline/run-state.ts';
-import type { RunInput } from '../../lib/pipeline/types.ts';
+import type { RunInput } from '../../lib/core/run.ts';
 import { createMemoryLibrary } from '../../lib/pipeline/testing/memory-library.ts';
 import { startFakeLlm, type FakeLlm, type LlmRequest } from './fake-llm.ts';
 import { llmSettings, pipelineSettings } from './pipeline-world.ts';

@@ -40,4 +40,21 @@ describe('lint rules', () => {
     expect(await rules('// Offline is fine: the cache answers.\nexport const p = fetch("x").catch(() => undefined);\n', 'lib/x.ts')).toEqual([]);
     expect(await rules('export function f() {\n  try {\n    g();\n  } catch {\n    // best effort\n  }\n}\ndeclare function g(): void;\n', 'lib/x.ts')).toEqual([]);
   });
+
+  it('lib/ folders import one way only, down the layers of ARCHITECTURE.md', async () => {
+    const LAYER = '@typescript-eslint/no-restricted-imports';
+    // Deliberate reverse imports: the core reaching up to the pipeline, retrieval to the store that
+    // implements its page cache, settings to the search implementations, the pipeline to the runs.
+    expect(await rules("import type { Run } from '../pipeline/run';\nexport type R = Run;\n", 'lib/core/x.ts')).toContain(LAYER);
+    expect(await rules("import { createMemoryPageCache } from '../store/page-cache';\nexport const c = createMemoryPageCache;\n", 'lib/retrieval/x.ts')).toContain(LAYER);
+    expect(await rules("import { createBrave } from '../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/settings/x.ts')).toContain(LAYER);
+    expect(await rules("export { RUN_PORT_PREFIX } from '@/lib/runs/messages';\n", 'lib/pipeline/x.ts')).toContain(LAYER);
+    expect(await rules("import { createBrave } from '../../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/llm/sub/x.ts')).toContain(LAYER);
+    // The same imports the other way round are allowed.
+    expect(await rules("import type { Run } from '../core/run';\nexport type R = Run;\n", 'lib/pipeline/x.ts')).toEqual([]);
+    expect(await rules("import type { PageCache } from '../retrieval/page-cache';\nexport type P = PageCache;\n", 'lib/store/x.ts')).toEqual([]);
+    expect(await rules("import { SEARCH_PROVIDERS } from '@/lib/settings/search-providers';\nexport const s = SEARCH_PROVIDERS;\n", 'lib/retrieval/x.ts')).toEqual([]);
+    // Tests beside a folder may reach up (they check it together with what uses it).
+    expect(await rules("import type { Run } from '../pipeline/run';\nexport type R = Run;\n", 'lib/core/x.test.ts')).toEqual([]);
+  });
 });

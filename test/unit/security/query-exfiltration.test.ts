@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../../lib/llm/client';
 import { executeRun } from '../../../lib/pipeline/run';
 import { newRun } from '../../../lib/pipeline/run-state';
-import type { RunInput, RunMode } from '../../../lib/pipeline/types';
+import type { RunInput, RunMode } from '../../../lib/core/run';
 import { createLibrary } from '../../../lib/retrieval/library';
 import { createMemoryTabs, type MemoryTab } from '../../../lib/retrieval/memory-tabs';
 import { createNodePageReader } from '../../../lib/retrieval/node-reader';
