@@ -3,7 +3,7 @@
 import type { CallUsage, LlmClient } from '../lib/llm/types';
 import { executeRun } from '../lib/pipeline/run';
 import { newRun } from '../lib/pipeline/run-state';
-import { createMemoryLibrary } from '../lib/pipeline/testing/memory-library';
+import { createMemoryLibrary } from '../test/harness/memory-library';
 import type { RunEvent } from '../lib/core/run';
 import { createLibrary } from '../lib/retrieval/library';
 import type { TabsAdapter } from '../lib/retrieval/tabs';

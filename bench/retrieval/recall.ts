@@ -2,7 +2,7 @@
  * tabs in a fresh library (same tabs reader, passage cutter and ranker as the extension), the
  * query is retrieved for, and the ranked passages are mapped back to documents. */
 import { createLibrary } from '../../lib/retrieval/library';
-import { createMemoryTabs } from '../../lib/retrieval/memory-tabs';
+import { createMemoryTabs } from '../../test/harness/memory-tabs';
 import type { RankWeights } from '../../lib/retrieval/rank';
 import { hashText } from '../../lib/core/text';
 import type { Passage } from '../../lib/core/passage';

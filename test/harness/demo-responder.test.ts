@@ -4,7 +4,7 @@ import { createLlmClient } from '../../lib/llm/client.ts';
 import { executeRun } from '../../lib/pipeline/run.ts';
 import { newRun } from '../../lib/pipeline/run-state.ts';
 import type { RunInput } from '../../lib/core/run.ts';
-import { createMemoryLibrary } from '../../lib/pipeline/testing/memory-library.ts';
+import { createMemoryLibrary } from './memory-library.ts';
 import { startFakeLlm, type FakeLlm, type LlmRequest } from './fake-llm.ts';
 import { llmSettings, pipelineSettings } from './pipeline-world.ts';
 import { fixtureDocs } from './fixture-corpus.ts';

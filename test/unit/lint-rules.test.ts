@@ -1,5 +1,6 @@
 /** The boundaries `npm run lint` enforces, each shown failing on a deliberate violation (and the
  * same code passing where it is allowed), through the repository's own eslint.config.js. */
+import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -56,5 +57,18 @@ describe('lint rules', () => {
     expect(await rules("import { SEARCH_PROVIDERS } from '@/lib/settings/search-providers';\nexport const s = SEARCH_PROVIDERS;\n", 'lib/retrieval/x.ts')).toEqual([]);
     // Tests beside a folder may reach up (they check it together with what uses it).
     expect(await rules("import type { Run } from '../pipeline/run';\nexport type R = Run;\n", 'lib/core/x.test.ts')).toEqual([]);
+  });
+
+  it('every folder of lib/ has its place in the layers', async () => {
+    const folders = readdirSync('lib', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(folders).toContain('core');
+    expect(readdirSync('lib', { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name)).toEqual([]);
+    for (const folder of folders) {
+      // Each folder is covered by the rule (nothing in lib/ imports the UI), and every folder but
+      // the core is above the core.
+      expect(await rules("import { App } from '@/components/App';\nexport const a = App;\n", `lib/${folder}/x.ts`), folder).toContain('@typescript-eslint/no-restricted-imports');
+      if (folder !== 'core') expect(await rules(`export * from '../${folder}/x';\n`, 'lib/core/x.ts'), folder).toContain('@typescript-eslint/no-restricted-imports');
+    }
+    expect(await rules("import { App } from '../entrypoints/sidepanel/App';\nexport const a = App;\n", 'components/x.tsx')).toContain('@typescript-eslint/no-restricted-imports');
   });
 });

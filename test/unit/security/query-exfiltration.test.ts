@@ -14,7 +14,7 @@ import { executeRun } from '../../../lib/pipeline/run';
 import { newRun } from '../../../lib/pipeline/run-state';
 import type { RunInput, RunMode } from '../../../lib/core/run';
 import { createLibrary } from '../../../lib/retrieval/library';
-import { createMemoryTabs, type MemoryTab } from '../../../lib/retrieval/memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../harness/memory-tabs';
 import { createNodePageReader } from '../../../lib/retrieval/node-reader';
 import { DEFAULT_SETTINGS, type SearchSettings } from '../../../lib/settings/schema';
 import { createMemoryPageCache } from '../../../lib/store/page-cache';
