@@ -16,12 +16,15 @@ function walk(dir: string): string[] {
 
 const isModule = (f: string) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f);
 
-/** The modules a file imports (static, re-exported and dynamic with a literal path), resolved. */
-function importsOf(file: string): string[] {
+/** The modules a file imports (static, re-exported and dynamic with a literal path), resolved.
+ * With `valuesOnly`, imports of types alone are left out: the bundler erases them. */
+function importsOf(file: string, valuesOnly = false): string[] {
   const src = readFileSync(path.join(ROOT, file), 'utf8');
   const out: string[] = [];
-  for (const m of src.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)) {
-    const spec = m[1] ?? '';
+  for (const m of src.matchAll(/(?:\b(?:import|export)\s+([^'";]*?)\s*from\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)) {
+    const clause = m[1] ?? '';
+    if (valuesOnly && (/^type\s/.test(clause) || /^\{\s*(?:type\s+[^,}]+,?\s*)+\}$/.test(clause))) continue;
+    const spec = m[2] ?? '';
     let base: string;
     if (spec.startsWith('@/') || spec.startsWith('~/')) base = spec.slice(2);
     else if (spec.startsWith('.')) base = path.posix.join(path.posix.dirname(file), spec);
@@ -30,6 +33,18 @@ function importsOf(file: string): string[] {
     if (found) out.push(found);
   }
   return out;
+}
+
+/** Every module reached from `entries`. */
+function reached(entries: string[], valuesOnly = false): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...entries];
+  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
+    if (seen.has(f)) continue;
+    seen.add(f);
+    todo.push(...importsOf(f, valuesOnly));
+  }
+  return seen;
 }
 
 /** Node's page readers (linkedom, pdf.js's legacy build): how the shipped reading code runs under
@@ -49,14 +64,21 @@ describe('lib/ holds what ships', () => {
   });
 
   it('every module is reached from an entrypoint (nothing in lib/ is there for tests, bench or eval only)', () => {
-    const seen = new Set<string>();
-    const todo = walk('entrypoints').filter(isModule);
-    for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
-      if (seen.has(f)) continue;
-      seen.add(f);
-      todo.push(...importsOf(f));
-    }
+    const seen = reached(walk('entrypoints').filter(isModule));
     expect(seen.has('lib/pipeline/run.ts')).toBe(true);
     expect(files.filter(isModule).filter((f) => !seen.has(f))).toEqual(NODE_ADAPTERS);
   });
+});
+
+describe('the panel and the options page load descriptors, not implementations', () => {
+  // Search providers are described in lib/settings/search-providers.ts and LLM presets in
+  // lib/settings/schema.ts; the implementations (and the OpenAI SDK) belong to the worker.
+  const implementation = (f: string) => f.startsWith('lib/retrieval/search/') || f === 'lib/llm/client.ts' || f === 'lib/llm/builtin.ts';
+  for (const page of ['entrypoints/options/main.tsx', 'entrypoints/sidepanel/main.tsx']) {
+    it(page, () => {
+      const seen = reached([page], true);
+      expect(seen.has('lib/settings/search-providers.ts')).toBe(true);
+      expect([...seen].filter(implementation)).toEqual([]);
+    });
+  }
 });
