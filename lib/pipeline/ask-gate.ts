@@ -4,9 +4,9 @@
  * web; an unreadable reply searches the question as typed. */
 import { isBadOutput } from './chain';
 import type { Ctx } from './context';
-import { gateView } from './flow';
+import { gateView } from '../core/flow';
 import { gateQuestion, shouldRetrieve, type GateResult } from './gate';
-import type { GateDecision } from './types';
+import type { GateDecision } from '../core/run';
 import { searchPlanned } from './web-plan';
 
 export interface GateRun {

@@ -11,7 +11,7 @@
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
 import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
-import { isBadOutput, newChain, runChain, type Chain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
+import { newChain, runChain, type Chain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { runGate } from './ask-gate';
@@ -19,9 +19,9 @@ import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
-import type { CatalogueEntry } from '../retrieval/types';
+import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
-import type { GateDecision, PageContext, PartAnswer } from './types';
+import type { GateDecision, PageContext, PartAnswer } from '../core/run';
 import { searchPlanned } from './web-plan';
 
 /** A question about the page the user is on: retrieval returns the page's passages first, and the

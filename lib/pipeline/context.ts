@@ -2,9 +2,10 @@
  * applying our own events) and a few helpers for abort and accounting. */
 import { LlmError } from '../llm/errors';
 import type { CallUsage, LlmClient } from '../llm/types';
-import type { Library, Passage } from '../retrieval/types';
+import type { Library } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 import type { PipelineSettings } from '../settings/schema';
-import type { Run, RunEvent, StepState } from './types';
+import type { Run, RunEvent, StepState } from '../core/run';
 
 export interface Ctx {
   llm: LlmClient;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decide, shouldRetrieve } from './gate';
 import type { GateOut } from './stages';
-import type { TextOrigin } from './types';
+import type { TextOrigin } from '../core/run';
 import { curieLibrary, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 
 const out = (o: Partial<GateOut>): GateOut => ({ label: 'clear', question: 'Q?', aboutPage: false, subQuestions: [], confidence: 0.5, search: [], ...o });

@@ -8,10 +8,10 @@
  * retrieval decision itself is code, not model: β < β′. */
 import type { LlmClient } from '../llm/types';
 import type { PipelineSettings } from '../settings/schema';
-import { gateView } from './flow';
+import { gateView } from '../core/flow';
 import { claimsMessages, gateMessages, searchesMessages } from './prompts';
 import { claimsStage, gateStage, searchesStage, stage, type ClaimsOut, type GateOut } from './stages';
-import type { GateDecision, RunInput, SubDecision } from './types';
+import type { GateDecision, RunInput, SubDecision } from '../core/run';
 
 /** β′ = 0 never retrieves, β′ = 1 always does; otherwise retrieve iff β < β′ (the paper's rule). */
 export function shouldRetrieve(beta: number, threshold: number, force = false): boolean {

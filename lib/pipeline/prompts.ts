@@ -2,13 +2,14 @@
  * untrusted: they go in as DATA blocks with delimiters the text itself cannot forge, and every
  * system prompt says that DATA is material to read, never instructions. */
 import type { ChatMessage } from '../llm/types';
+import { promptUrl } from '../core/url';
 import { answerSentence } from '../retrieval/answer-sentence';
 import { STOPWORDS } from '../retrieval/tokenize';
-import type { Passage } from '../retrieval/types';
-import type { CatalogueEntry } from '../retrieval/types';
+import type { Passage } from '../core/passage';
+import type { CatalogueEntry } from '../core/passage';
 import type { AliasMap } from './citations';
-import type { GateView } from './flow';
-import type { PageContext, ThreadTurn } from './types';
+import type { GateView } from '../core/flow';
+import type { PageContext, ThreadTurn } from '../core/run';
 
 const OPEN = '<<<DATA';
 const CLOSE = '<<<END DATA>>>';
@@ -28,19 +29,6 @@ export function neutralise(text: string, max = 6000): string {
 /** Attribute values: one line, no quotes. */
 function attr(v: string): string {
   return neutralise(v, 300).replace(/["\n\r]/g, ' ').trim();
-}
-
-/** An address as the model sees it: without query string and fragment, where tokens, session ids
- * and search terms live (`?reset_token=…`); the page is still identified. */
-export function promptUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.search = '';
-    u.hash = '';
-    return u.href;
-  } catch {
-    return url.split(/[?#]/)[0] ?? '';
-  }
 }
 
 export function dataBlock(attrs: Record<string, string | undefined>, text: string, max?: number): string {

@@ -1,11 +1,11 @@
 /** One chain's retrievals, memoised by request: a query asked again (a prefetch, a speculative
  * step, the exact step that replaces it) reuses the same result, so passages do not change under
  * a step between the moment its prompt is predicted and the moment it is checked. */
-import type { Passage } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 import { raceAbort, type Ctx } from './context';
 import { sameDocument } from './refine';
-import { toWebQuery, UNKNOWN_ORIGINS } from './flow';
-import type { PageContext } from './types';
+import { toWebQuery, UNKNOWN_ORIGINS } from '../core/flow';
+import type { PageContext } from '../core/run';
 
 export class RetrievalCache {
   private memo = new Map<string, Promise<Passage[]>>();

@@ -1,4 +1,4 @@
-import type { Run, RunError, RunEvent, RunInput, RunMode, StepState } from './types';
+import type { Run, RunError, RunEvent, RunInput, RunMode, StepState } from '../core/run';
 
 /** [1], [2][3] markers of a streamed answer (their sources are only known when it is final). */
 function stripNumberMarkers(text: string): string {

@@ -8,15 +8,16 @@
  * from the query its predecessor wrote. */
 import { classifyLlmError, LlmError } from '../llm/errors';
 import { reportThinking } from '../llm/thinking';
-import { addUsage, emptyUsage, type CallUsage, type LlmClient, type Usage } from '../llm/types';
+import { addUsage, emptyUsage, type Usage } from '../core/usage';
+import type { CallUsage, LlmClient } from '../llm/types';
 import type { Library } from '../retrieval/types';
 import type { PipelineSettings } from '../settings/schema';
 import { ask } from './ask';
 import { raceAbort, type Ctx } from './context';
 import { inputProblem } from './input';
-import { contextOrigins, unionOrigins } from './flow';
+import { contextOrigins, unionOrigins } from '../core/flow';
 import { applyEvent } from './run-state';
-import type { Run, RunError, RunEvent } from './types';
+import type { Run, RunError, RunEvent } from '../core/run';
 import { verifySelection } from './verify';
 
 export interface ExecuteRunOptions {

@@ -6,7 +6,7 @@
  * first so they can stream, and each decision is written after what it depends on. */
 import { z } from 'zod';
 import type { JsonSchema } from '../llm/types';
-import { VERDICTS } from '../verdicts';
+import { VERDICTS } from '../core/verdicts';
 import { sentenceSpans } from '../retrieval/passages';
 
 // ---- lenient field types ----

@@ -4,21 +4,21 @@
  * verdict, and the last check also writes the corrected passage. Calls: 1 + n for n claims with
  * one round each. The page the selection came from is never evidence for itself. */
 import { DeltaTracker } from '../llm/partial-json';
-import { backedVerdict, changesText, isVerdict } from '../verdicts';
+import { backedVerdict, changesText, isVerdict } from '../core/verdicts';
 import { stripMarkers, type AliasMap } from './citations';
 import { isBadOutput, newChain, runChain, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { stepsOfPart, type Ctx } from './context';
-import { gateView } from './flow';
+import { gateView } from '../core/flow';
 import { gateSelection, planSearches } from './gate';
 import { searchPlanned } from './web-plan';
-import type { CatalogueEntry } from '../retrieval/types';
+import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
 import { UNBACKED_NOTE } from './step';
 import { buildSources, citedEvidence } from './sources';
 import { checkFinalStage, checkSettledOf, checkStage, stage, type StageSpec } from './stages';
-import type { ClaimResult, RunInput, Verdict } from './types';
+import type { ClaimResult, RunInput, Verdict } from '../core/run';
 
 function settledClaim(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
   const kept = !changesText(o.verdict);

@@ -2,9 +2,8 @@
  * saw only network-safe text, recorded in the run as its `webPlan`, and searched as soon as they
  * are known; the pages they find join the library, where every step ranks them locally. A resumed
  * run searches its recorded plan again (the library is new). */
-import { toWebQuery } from './flow';
+import { toWebQuery, type WebQuery } from '../core/flow';
 import type { Ctx } from './context';
-import type { WebQuery } from '../retrieval/types';
 
 export function searchPlanned(ctx: Ctx): void {
   const plan = ctx.run().webPlan;

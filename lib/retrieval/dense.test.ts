@@ -7,7 +7,7 @@ import { createDexieEmbeddingStore } from '../store/embedding-cache';
 import { startFakeLlm, type FakeLlm } from '../../test/harness/fake-llm.ts';
 import { chooseEmbeddingModel } from './embedding-model';
 import { clearAnalysisCache, createLibrary, type LibraryOptions } from './library';
-import { createMemoryTabs } from './memory-tabs';
+import { createMemoryTabs } from '../../test/harness/memory-tabs';
 import { typedQuery } from '../../test/harness/text.ts';
 
 const TABS = [

@@ -5,7 +5,7 @@ import { RatifyDb } from '../store/db';
 import { createDexiePageCache, createMemoryPageCache } from '../store/page-cache';
 import { DEFAULT_SETTINGS, type SearchSettings } from '../settings/schema';
 import { createLibrary, type LibraryOptions } from './library';
-import { createMemoryTabs, type MemoryTab } from './memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { createNodePageReader } from './node-reader';
 import { typedQuery } from '../../test/harness/text.ts';
 

@@ -2,7 +2,7 @@
  * passages, ranked, de-duplicated. Every dependency is passed in, so the same code runs in the
  * extension's worker, in Node tests and in the benchmark. */
 import type { PipelineSettings, PrivacySettings, SearchSettings } from '../settings/schema';
-import type { PageCache } from '../store/page-cache';
+import type { PageCache } from './page-cache';
 import { dedupe } from './dedupe';
 import { spreadPages } from './diversify';
 import { DenseIndex, passageEmbedText, type EmbedFn, type EmbeddingStore } from './dense';
@@ -14,8 +14,9 @@ import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeight
 import { fuseByScore, type Scored } from './fusion';
 import { providersFromSettings, type SearchProvider } from './search';
 import { readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
-import { documentUrl } from './text';
-import type { CatalogueEntry, Library, Origin, Passage, ProviderError, RetrieveRequest, RetrieveResult, SourceStatus } from './types';
+import { documentUrl } from '../core/url';
+import type { CatalogueEntry, Origin, Passage, ProviderError, SourceStatus } from '../core/passage';
+import type { Library, RetrieveRequest, RetrieveResult } from './types';
 import { WebSearch } from './web-search';
 
 export type { EmbedFn } from './dense';

@@ -6,7 +6,7 @@ import { buildPdf } from '../../test/fixtures/site/pdf/make-pdf';
 import { DEFAULT_SETTINGS } from '../settings/schema';
 import { createMemoryPageCache } from '../store/page-cache';
 import { createLibrary } from './library';
-import { createMemoryTabs, type MemoryTab } from './memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { createNodePageReader } from './node-reader';
 import { MAX_SOURCE_CHARS } from './pdf';
 import { TabShowsPdf, withPdfTabs } from './pdf-tabs';

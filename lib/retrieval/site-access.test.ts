@@ -7,7 +7,7 @@ import { startFixtureSite, type FixtureSite } from '../../test/harness/fixture-s
 import { createMemoryPageCache } from '../store/page-cache';
 import { DEFAULT_SETTINGS, type SearchSettings } from '../settings/schema';
 import { createLibrary, type LibraryOptions } from './library';
-import { createMemoryTabs, type MemoryTab } from './memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { createNodePageReader } from './node-reader';
 import { NO_SITE_ACCESS, skipReason } from './tabs';
 import { typedQuery } from '../../test/harness/text.ts';

@@ -6,15 +6,18 @@
  * is the page being checked, so neither the tabs nor the page decide what is requested. Those
  * rules apply at ranking time instead (the library keeps the tab's copy and leaves the checked
  * page out of its own evidence). */
-import type { PageCache } from '../store/page-cache';
+import type { PageCache } from './page-cache';
 import type { ReadablePage } from './page';
 import { cutNote } from './pdf';
 import { queryAlternatives } from './queries';
 import type { SearchHit, SearchProvider } from './search';
 import { ProviderError as SearchProviderError } from './search/provider';
 import { isExcludedHost, mapLimit, NO_SITE_ACCESS, withTimeout } from './tabs';
-import { documentUrl, squash } from './text';
-import type { ProviderError, SourceStatus, WebQuery, WebSearchResult } from './types';
+import { documentUrl } from '../core/url';
+import { squash } from '../core/text';
+import type { WebQuery } from '../core/flow';
+import type { ProviderError, SourceStatus } from '../core/passage';
+import type { WebSearchResult } from './types';
 import type { PageReader } from './page';
 import { fetchReadable } from './web';
 

@@ -25,8 +25,8 @@
  */
 import type { LlmRequest, Reply, Responder } from './fake-llm.ts';
 
-export type { Verdict } from '../../lib/verdicts.ts';
-import type { Verdict } from '../../lib/verdicts.ts';
+export type { Verdict } from '../../lib/core/verdicts.ts';
+import type { Verdict } from '../../lib/core/verdicts.ts';
 
 export interface Fact {
   /** 0-based step within its chain (default: any step whose evidence contains the phrase). */

@@ -1,7 +1,6 @@
 /** Deterministic text helpers for the fakes: token estimates, lexical matching, snippets and
  * hashed embeddings. Deterministic so tests can assert exact numbers. */
-import { toWebQuery } from '../../lib/pipeline/flow.ts';
-import type { WebQuery } from '../../lib/retrieval/types.ts';
+import { toWebQuery, type WebQuery } from '../../lib/core/flow.ts';
 
 // Scripts written without spaces: each character is treated as one term.
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

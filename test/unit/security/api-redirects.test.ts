@@ -12,7 +12,7 @@ import { LlmError } from '../../../lib/llm/errors';
 import { apiFetch } from '../../../lib/net/api-fetch';
 import { executeRun } from '../../../lib/pipeline/run';
 import { newRun } from '../../../lib/pipeline/run-state';
-import { createMemoryLibrary } from '../../../lib/pipeline/testing/memory-library';
+import { createMemoryLibrary } from '../../harness/memory-library';
 import { createLibrary } from '../../../lib/retrieval/library';
 import { DEFAULT_SETTINGS, type SearchSettings } from '../../../lib/settings/schema';
 import { listen, readBody, type Listening } from '../../harness/http-util';

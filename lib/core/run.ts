@@ -2,9 +2,9 @@
  * The same object is the stored record (IndexedDB), the checkpoint a restarted worker resumes
  * from, and what the side panel renders; `applyEvent` in ./run-state.ts is the only way it
  * changes while a run is live. */
-import type { Passage, SourceStatus, Origin, ProviderError } from '../retrieval/types';
-import type { Usage } from '../llm/types';
-import type { Verdict } from '../verdicts';
+import type { Passage, SourceStatus, Origin, ProviderError } from './passage';
+import type { Usage } from './usage';
+import type { Verdict } from './verdicts';
 
 export type { Verdict };
 

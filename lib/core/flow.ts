@@ -17,10 +17,13 @@
  *    otherwise search the local library: the tabs and the result pages already fetched;
  *  - `toWebQuery` is the only way to make a `WebQuery`, and the library searches the web with
  *    nothing else (lint forbids casting one elsewhere). */
-import type { WebQuery } from '../retrieval/types';
-import type { RunInput, RunMode, TextOrigin, ThreadTurn } from './types';
+import type { RunInput, RunMode, TextOrigin, ThreadTurn } from './run';
 
 export type { TextOrigin };
+
+/** A query that may go to web search. Only `toWebQuery` below makes one, from text written by a
+ * call that saw nothing but network-safe text; lint forbids casting to it anywhere else. */
+export type WebQuery = string & { readonly __webQuery: 'network-safe' };
 
 /** What may influence a request to a search provider or a fetched page. */
 const NETWORK_SAFE: ReadonlySet<TextOrigin> = new Set<TextOrigin>(['typed', 'selected', 'web']);
