@@ -4,7 +4,7 @@
  * passwords or card numbers, and they are not evidence anyway. */
 import { Readability } from '@mozilla/readability';
 import type { Heading, ReadablePage } from './page';
-import { hashText } from './text';
+import { hashText, READER_RULES } from './text';
 
 const SKIP = new Set([
   'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'INPUT', 'TEXTAREA', 'SELECT', 'OPTION', 'BUTTON',
@@ -21,7 +21,7 @@ const CHROME = new Set(['NAV', 'FOOTER', 'ASIDE']);
 
 /** Hash of what a tab shows, cheap enough to compute on every read (no layout, no extraction). */
 export function contentHash(doc: Document): string {
-  return hashText(`${doc.title}\n${doc.body?.textContent ?? ''}`);
+  return hashText(`${READER_RULES}\n${doc.title}\n${doc.body?.textContent ?? ''}`);
 }
 
 function hidden(el: Element): boolean {

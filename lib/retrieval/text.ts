@@ -1,5 +1,11 @@
 /** Small text helpers shared by the tabs reader, the passage cutter and the ranker. */
 
+/** The version of the rules for what the readers leave out (lib/retrieval/rendered-hidden.ts,
+ * static-hidden.ts, pdf-visibility.ts), part of the content hashes that key cached page text: when
+ * the rules change, a tab or PDF read under the old ones is read again rather than served from
+ * the cache with text the new rules leave out. */
+export const READER_RULES = 'hidden-2';
+
 /** 64-bit-ish non-cryptographic hash (two 32-bit FNV-1a lanes with different seeds), as 16 hex
  * chars. Content hashes only need to change when the text changes; speed matters more. */
 export function hashText(s: string): string {

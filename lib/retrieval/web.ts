@@ -5,7 +5,7 @@
  * redirects are followed by hand, never by fetch. */
 import { pageUrlProblem } from '../net/host-policy';
 import type { PageReader, ReadablePage } from './page';
-import { hashText } from './text';
+import { hashText, READER_RULES } from './text';
 import { pageFromMarkedText } from './page';
 import { isPdfType, isPdfUrl } from './pdf';
 import type { TabRead } from './tabs';
@@ -122,9 +122,10 @@ async function readPdfBytes(bytes: Uint8Array, hash: string, url: string, deps: 
   return { ...page, url, hash };
 }
 
-/** FNV-1a over the file's bytes (the cache key of a PDF's text: a changed file gets a new one). */
+/** FNV-1a over the file's bytes (the cache key of a PDF's text: a changed file, or changed reader
+ * rules, get a new one). */
 function hashBytes(bytes: Uint8Array): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] ?? 0), 0x01000193);
-  return `pdf:${bytes.length}:${(h >>> 0).toString(16).padStart(8, '0')}`;
+  return `pdf:${READER_RULES}:${bytes.length}:${(h >>> 0).toString(16).padStart(8, '0')}`;
 }
