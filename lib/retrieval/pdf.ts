@@ -126,9 +126,21 @@ const fontFacts = (page: PdfPage, name: string): FontFacts | undefined => {
   }
 };
 
-/** A page's text items without what a reader of the page cannot see (lib/retrieval/pdf-visibility.ts). */
-async function visibleItems(pdfjs: PdfJs, page: PdfPage, layers: { isVisible(group: unknown): boolean } | undefined): Promise<unknown[]> {
+interface LoadedPage {
+  page: PdfPage;
+  content: { items: unknown[] };
+  ops: PageDrawing['ops'];
+}
+
+/** A page with its text content and its operator list (both parsed by pdf.js's worker). */
+async function loadPage(doc: PdfDocument, n: number): Promise<LoadedPage> {
+  const page = await doc.getPage(n);
   const [content, ops] = await Promise.all([page.getTextContent(), page.getOperatorList()]);
+  return { page, content, ops };
+}
+
+/** A page's text items without what a reader of the page cannot see (lib/retrieval/pdf-visibility.ts). */
+function visibleItems(pdfjs: PdfJs, { page, content, ops }: LoadedPage, layers: { isVisible(group: unknown): boolean } | undefined): unknown[] {
   const marks = judgeGlyphs({
     ops,
     view: page.view,
@@ -179,9 +191,9 @@ export async function readPdf(pdfjs: PdfJs, bytes: Uint8Array, url: string, opts
     let length = 0;
     for (let n = 1; n <= doc.numPages; n++) {
       if (opts.signal?.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('cancelled');
-      const page = await doc.getPage(n);
-      const t = pageText(await visibleItems(pdfjs, page, layers));
-      page.cleanup();
+      const loaded = await loadPage(doc, n);
+      const t = pageText(visibleItems(pdfjs, loaded, layers));
+      loaded.page.cleanup();
       const start = length + (parts.length ? 1 : 0);
       let text = t.text;
       const room = maxChars - start;
