@@ -4,7 +4,8 @@
  * passwords or card numbers, and they are not evidence anyway. */
 import { Readability } from '@mozilla/readability';
 import type { Heading, ReadablePage } from './page';
-import { hashText, READER_RULES } from './text';
+import { hashText } from '../core/text';
+import { READER_RULES } from './reader-rules';
 
 const SKIP = new Set([
   'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'INPUT', 'TEXTAREA', 'SELECT', 'OPTION', 'BUTTON',

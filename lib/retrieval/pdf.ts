@@ -8,8 +8,8 @@ import { chunkPage, type ChunkOptions } from './passages';
 import { passageId } from './passages';
 import { keepVisibleText } from './pdf-text-filter';
 import { judgeGlyphs, type FontFacts, type PageDrawing } from './pdf-visibility';
-import { hashText } from './text';
-import type { Passage } from './types';
+import { hashText } from '../core/text';
+import type { Passage } from '../core/passage';
 
 /** The text kept of one source (a PDF's pages, in order): the rest is left out and the trace
  * says where the text stops. About 100 pages of dense print. */
