@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hiddenPdf, invisiblePdf } from '../../test/fixtures/site/pdf/hidden-pdf';
 import { chunkPdf, pageText, readPdf, type PdfJs } from './pdf';
 import { nodePdfJs } from './pdf-node';
+import { judgeGlyphs, type HiddenReason } from './pdf-visibility';
 
 const tokens = (text: string, kind: 'HIDDEN' | 'VISIBLE') => [...new Set(text.match(new RegExp(`${kind}-\\d\\d`, 'g')) ?? [])].sort();
 const range = (kind: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${kind}-${String(from + i).padStart(2, '0')}`);
@@ -34,6 +35,31 @@ describe('hidden text in PDFs', () => {
     expect(tokens(page.text, 'VISIBLE')).toEqual(range('VISIBLE', 1, 15));
     // The visible part of a line that hides a word reads as one sentence.
     expect(page.text).toContain('VISIBLE-12 begins the line, and VISIBLE-13 ends it.');
+  });
+
+  it('catches each way by the rule meant for it', async () => {
+    const pdfjs = await nodePdfJs();
+    const task = pdfjs.getDocument({ data: hiddenPdf(), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+    const doc = await task.promise;
+    const page = await doc.getPage(1);
+    const layers = await doc.getOptionalContentConfig();
+    const marks = judgeGlyphs({ ops: await page.getOperatorList(), view: page.view, OPS: pdfjs.OPS, font: (n) => page.commonObjs.get(n) as object, layerVisible: (g) => layers.isVisible(g) });
+    await task.destroy();
+    // The reason given for the first glyph of each hidden sentence.
+    const joined = marks.map((m) => m.text).join('');
+    const starts: number[] = [];
+    marks.reduce((at, m) => (starts.push(at), at + m.text.length), 0);
+    const reason = (token: string): HiddenReason | 'shown' | 'absent' => {
+      const at = joined.indexOf(token);
+      const m = marks[starts.indexOf(at)];
+      return at < 0 || !m ? 'absent' : (m.reason ?? 'shown');
+    };
+    const expected: Record<string, HiddenReason> = {
+      '01': 'colour', '02': 'colour', '03': 'colour', '04': 'invisible', '05': 'invisible', '06': 'size', '07': 'size', '08': 'size',
+      '09': 'clipped', '10': 'clipped', '11': 'covered', '12': 'covered', '13': 'covered', '14': 'colour', '15': 'layer off', '16': 'colour',
+      '17': 'off page', '18': 'clipped', '19': 'colour', '20': 'invisible',
+    };
+    expect(Object.fromEntries(Object.keys(expected).map((n) => [n, reason(`HIDDEN-${n}`)]))).toEqual(expected);
   });
 
   it('keeps page numbers: a page with nothing visible is empty, passages cite their own page', async () => {
