@@ -32,7 +32,7 @@ describe('hidden text in PDFs', () => {
     // pdf.js itself drops only the text off the page: the rest reached the model before.
     expect(before).toEqual(range('HIDDEN', 1, 23).filter((t) => t !== 'HIDDEN-17'));
     expect(leaked).toEqual([]);
-    expect(tokens(page.text, 'VISIBLE')).toEqual(range('VISIBLE', 1, 15));
+    expect(tokens(page.text, 'VISIBLE')).toEqual(range('VISIBLE', 1, 16));
     // The visible part of a line that hides a word reads as one sentence.
     expect(page.text).toContain('VISIBLE-12 begins the line, and VISIBLE-13 ends it.');
   });
@@ -64,13 +64,14 @@ describe('hidden text in PDFs', () => {
 
   it('keeps page numbers: a page with nothing visible is empty, passages cite their own page', async () => {
     const page = await readPdf(await nodePdfJs(), hiddenPdf(), URL_);
-    expect(page.pdf?.pages).toBe(4);
+    expect(page.pdf?.pages).toBe(5);
     const starts = page.pdf?.pageStarts ?? [];
-    expect(starts).toHaveLength(4);
-    const onPage = (n: number) => page.text.slice(starts[n - 1], n < 4 ? (starts[n] ?? 0) - 1 : page.text.length);
+    expect(starts).toHaveLength(5);
+    const onPage = (n: number) => page.text.slice(starts[n - 1], n < 5 ? (starts[n] ?? 0) - 1 : page.text.length);
     expect(onPage(2)).toBe('VISIBLE-14: Text set sideways is read.');
     expect(onPage(3)).toBe('');
     expect(onPage(4)).toBe('VISIBLE-15: A scanned page keeps its OCR text.');
+    expect(onPage(5)).toBe('VISIBLE-16: So does a scan laid over its OCR text.');
     const passages = chunkPdf(page, { targetChars: 400, origin: 'tab', tabId: 3 });
     expect(passages.find((p) => p.text.includes('VISIBLE-14'))?.page).toBe(2);
     expect(passages.find((p) => p.text.includes('VISIBLE-15'))?.page).toBe(4);

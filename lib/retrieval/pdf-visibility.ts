@@ -99,27 +99,25 @@ export function judgeGlyphs(page: PageDrawing): GlyphMark[] {
 
   /** The colour under (x, y) before paint `at`: the page's white unless something was painted
    * there; null when an image or a pattern is in the way (then contrast is not judged). */
-  const background = (x: number, y: number, at: number): { colour: Rgba | null; image: boolean } => {
+  const background = (x: number, y: number, at: number): Rgba | null => {
     let c: Rgba = WHITE;
-    let image = false;
     let unknown = false;
     const layers: Painted[] = [];
     index.under(x, y, at, (p) => {
       if (p.colour === 'none' || p.alpha < 0.01) return true;
       if (p.colour === 'image' || p.colour === 'unknown') {
-        image = layers.length === 0 && p.colour === 'image';
         unknown = true;
         return false;
       }
       layers.push(p);
       return !p.opaque && layers.length <= 32;
     });
-    if (unknown || layers.length > 32) return { colour: null, image };
+    if (unknown || layers.length > 32) return null;
     for (let i = layers.length - 1; i >= 0; i--) {
       const p = layers[i] as Painted;
       c = over(p.colour as Rgba, Math.min(1, p.alpha), c);
     }
-    return { colour: c, image };
+    return c;
   };
 
   // Consecutive glyphs share colours: the last verdict is kept.
@@ -186,15 +184,15 @@ export function judgeGlyphs(page: PageDrawing): GlyphMark[] {
       if (Math.max(...xs) + e < view[0] || Math.min(...xs) + e > view[2] || Math.max(...ys) + f < view[1] || Math.min(...ys) + f > view[3]) hide(mark, 'off page');
       for (const r of st.clip) if (!contains(r, cx, cy)) hide(mark, 'clipped');
       if (!mark.visible) continue;
-      const bg = background(cx, cy, mark.seq);
       if (paints === 3) {
-        // Invisible text: an OCR layer over a scanned image is the page's text (decided below).
+        // Invisible text: a scanned page's OCR layer is its text (decided below).
         hide(mark, 'invisible');
-        mark.ocr = bg.image;
+        mark.ocr = true;
         continue;
       }
-      const fillShows = (paints === 0 || paints === 2) && shows(st.fill, st.fillAlpha, bg.colour);
-      const strokeShows = (paints === 1 || paints === 2) && shows(st.stroke, st.strokeAlpha, bg.colour);
+      const bg = background(cx, cy, mark.seq);
+      const fillShows = (paints === 0 || paints === 2) && shows(st.fill, st.fillAlpha, bg);
+      const strokeShows = (paints === 1 || paints === 2) && shows(st.stroke, st.strokeAlpha, bg);
       if (!fillShows && !strokeShows) hide(mark, 'colour');
     }
     if (vertical) st.y -= x;
@@ -326,36 +324,32 @@ export function judgeGlyphs(page: PageDrawing): GlyphMark[] {
   }
 
   // Painted over later: the first opaque paint above the glyph's centre hides it.
+  const pageArea = (view[2] - view[0]) * (view[3] - view[1]);
+  const scanImage = (p: Painted) => p.colour === 'image' && area(p.region) >= SCAN_SHARE * pageArea;
   for (const g of glyphs) {
     if (!g.visible && !g.ocr) continue;
+    let cover: Painted | undefined;
     for (const p of index.over(g.cx, g.cy, g.seq)) {
       if (p.opaque) {
-        g.visible = false;
-        g.ocr = false;
-        g.reason = 'covered';
+        cover = p;
         break;
       }
     }
+    if (g.ocr) {
+      // An OCR layer lies on its scan: the scan is the topmost paint under it, or the first
+      // opaque paint over it (some OCR tools put the text under the image).
+      let beneath: Painted | undefined;
+      index.under(g.cx, g.cy, g.seq, (p) => ((beneath = p), false));
+      g.ocr = cover ? scanImage(cover) : !!beneath && scanImage(beneath);
+    } else if (cover) {
+      g.visible = false;
+      g.reason = 'covered';
+    }
   }
-  // A scanned page: no text shows, and an image covers most of it. Its invisible text layer (OCR)
-  // is what the image shows; kept where it lies on the image.
+  // A scanned page shows no text of its own: there the invisible text on the scan is the page's text.
   const shown = glyphs.some((g) => g.visible && !g.inAnnotation);
-  const pageArea = (view[2] - view[0]) * (view[3] - view[1]);
-  if (!shown && glyphs.some((g) => g.ocr) && scanImage(index, glyphs, pageArea)) {
-    for (const g of glyphs) if (g.ocr) [g.visible, g.reason] = [true, undefined];
-  }
+  if (!shown) for (const g of glyphs) if (g.ocr) [g.visible, g.reason] = [true, undefined];
   return glyphs.filter((g) => !g.inAnnotation).map(({ text, visible, x, y, reason }) => ({ text, visible, x, y, ...(reason && !visible ? { reason } : {}) }));
-}
-
-function scanImage(index: PaintIndex<Painted>, glyphs: Judged[], pageArea: number): boolean {
-  const g = glyphs.find((x) => x.ocr);
-  if (!g) return false;
-  let scan = false;
-  index.under(g.cx, g.cy, g.seq, (p) => {
-    scan = p.colour === 'image' && area(p.region) >= SCAN_SHARE * pageArea;
-    return false; // only the topmost paint counts
-  });
-  return scan;
 }
 
 function unionOf(regions: Region[]): Region {
