@@ -1,6 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { isRequest } from '@/lib/runs/messages';
 import { capturePage, captureSelection } from '@/lib/browser/page-context';
+import { readPolicy } from '@/lib/retrieval/read-policy';
 import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
 import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
@@ -37,7 +38,7 @@ export default defineBackground(() => {
     execute: createExecutor(async (run, settings) =>
       createBrowserLibrary(settings, {
         // In verify mode the page the selection came from is never evidence for itself.
-        origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
+        checked: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
         scope: run.mode === 'ask' ? run.input.scope : undefined,
         // Asked per run: the user may grant or take back access to sites at any time.
         hostAccess: await hasHostAccess(),
@@ -55,9 +56,9 @@ export default defineBackground(() => {
   const threads = threadStore();
   const handle = createHandlers({
     manager,
-    capturePage: async (tabId) => {
+    capturePage: async (tabId, scope) => {
       const { privacy } = await loadSettings();
-      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, privateNetwork: privacy.privateNetwork, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
+      return capturePage(tabId, readPolicy({ privacy, scope, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') }));
     },
     threadTurns: (id) => threads.turns(id),
     threadRunIds: (id) => threads.runIds(id),

@@ -1,7 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { PageContext } from '../core/run';
 import { promptUrl } from '../core/url';
-import { skipReason, withTimeout, type TabInfo, type TabRules } from '../retrieval/tabs';
+import { withTimeout } from '../retrieval/tabs';
+import type { ReadPolicy, TabInfo } from '../retrieval/read-policy';
 import { isPdfUrl } from '../retrieval/pdf';
 import { withPdfTabs } from '../retrieval/pdf-tabs';
 import { createBrowserPageReader } from './offscreen-reader';
@@ -60,9 +61,11 @@ function readSelectionOnly(max: number): string {
 
 /** The page the user is on, as a question from the panel carries it: title, address (no query),
  * selection and readable text (Readability in the tab, hidden text and form fields left out).
- * Undefined when the privacy rules say the tab may not be read (browser page, excluded site,
- * incognito): then not even its title or address goes to the model. */
-export async function capturePage(tabId: number, rules: TabRules, timeoutMs = 5000): Promise<PageContext | undefined> {
+ * Undefined when it is not among the sources the user chose for the question, or the privacy
+ * rules say the tab may not be read (browser page, excluded site, incognito): then not even its
+ * title or address goes to the model (lib/retrieval/read-policy.ts decides both). */
+export async function capturePage(tabId: number, policy: ReadPolicy, timeoutMs = 5000): Promise<PageContext | undefined> {
+  if (!policy.pageChosen(tabId)) return undefined;
   let tab: Browser.tabs.Tab;
   try {
     tab = await browser.tabs.get(tabId);
@@ -70,7 +73,7 @@ export async function capturePage(tabId: number, rules: TabRules, timeoutMs = 50
     return undefined; // the tab closed between the question and now: asked without a page
   }
   const info: TabInfo = { id: tabId, windowId: tab.windowId, url: tab.url ?? '', title: tab.title ?? '', incognito: tab.incognito, discarded: tab.discarded };
-  if (skipReason(info, rules)) return undefined;
+  if (policy.skipReason(info)) return undefined;
   // A PDF tab is read from its file, as the library reads it.
   const adapter = withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader: createBrowserPageReader() });
   const [read, selection] = await Promise.all([
