@@ -2,6 +2,7 @@ import { browser, type Browser } from 'wxt/browser';
 import { isRequest } from '@/lib/runs/messages';
 import { capturePage, captureSelection } from '@/lib/browser/page-context';
 import { readPolicy } from '@/lib/retrieval/read-policy';
+import type { PageContext } from '@/lib/core/run';
 import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
 import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
@@ -92,8 +93,8 @@ export default defineBackground(() => {
     // sidePanel.open must run before any await: it needs the user gesture.
     void openPanel(tab?.id, tab?.windowId);
     void (async () => {
-      const captured = tab ? await captureSelection(tab, selectionText) : { text: selectionText, page: undefined };
-      const run = await manager.start('verify', { text: captured.text, page: captured.page });
+      const captured: { text: string; page?: PageContext; hiddenSentences?: number } = tab ? await captureSelection(tab, selectionText) : { text: selectionText };
+      const run = await manager.start('verify', { text: captured.text, page: captured.page, ...(captured.hiddenSentences ? { hiddenSentences: captured.hiddenSentences } : {}) });
       await activeRunItem.setValue(run.id);
       keepAliveWhile(() => manager.isActive(run.id));
     })();

@@ -17,25 +17,25 @@ const SELECTION_CHARS = 4000;
 export interface CapturedSelection {
   text: string;
   page: PageContext;
+  /** Sentences of the selection hidden on the page, left out. */
+  hiddenSentences?: number;
 }
 
-/** Runs in the page: the selection as the user sees it, and the text of the blocks around it
- * (the gate uses it to resolve "he", "the company", relative dates). */
-function readSelectionInPage(maxContext: number): { text: string; surrounding: string; pdf: boolean } {
+const READER_FILE = '/reader.js';
+const SELECTION_GLOBAL = '__ratifyReadSelection'; // set by entrypoints/reader.ts
+
+interface ReadSelection {
+  text: string;
+  hiddenSentences: number;
+  surrounding: string;
+}
+
+/** Runs in the page: what the reader script found, or that the page is a PDF viewer. */
+function callReader(global: string, maxContext: number): ReadSelection | 'pdf' | null {
   // Chrome's PDF viewer: the selection lives in the viewer's own frame, out of reach here.
-  if (document.contentType === 'application/pdf') return { text: '', surrounding: '', pdf: true };
-  const sel = window.getSelection();
-  const text = sel ? sel.toString() : '';
-  let surrounding = '';
-  if (sel && sel.rangeCount > 0) {
-    let node: Node | null = sel.getRangeAt(0).commonAncestorContainer;
-    while (node && node.nodeType !== Node.ELEMENT_NODE) node = node.parentNode;
-    let el = node as HTMLElement | null;
-    // Widen to the nearest block that gives some context beyond the selection itself.
-    while (el && el.parentElement && (el.innerText ?? '').length < Math.min(maxContext, text.length + 400)) el = el.parentElement;
-    surrounding = (el?.innerText ?? '').slice(0, maxContext);
-  }
-  return { text, surrounding, pdf: false };
+  if (document.contentType === 'application/pdf') return 'pdf';
+  const fn = (globalThis as Record<string, unknown>)[global];
+  return typeof fn === 'function' ? (fn as (n: number) => ReadSelection | null)(maxContext) : null;
 }
 
 /** The selection and its context in a tab; falls back to the menu's selectionText where the page
@@ -44,10 +44,14 @@ export async function captureSelection(tab: Browser.tabs.Tab, fallbackText = '')
   const page: PageContext = { url: tab.url ?? '', title: tab.title ?? '', tabId: tab.id, ...(isPdfUrl(tab.url ?? '') ? { pdf: true } : {}) };
   if (tab.id === undefined) return { text: fallbackText, page };
   try {
-    const [res] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: readSelectionInPage, args: [2000] });
-    const got = res?.result as { text: string; surrounding: string; pdf: boolean } | undefined;
-    const text = got?.text.trim() ? got.text : fallbackText;
-    return { text, page: { ...page, surrounding: got?.surrounding || undefined, ...(got?.pdf ? { pdf: true } : {}) } };
+    // The reader's visibility rules decide what of the selection is checked (and marked): the
+    // user's own view of it, hidden sentences left out (lib/retrieval/visible-selection.ts).
+    await browser.scripting.executeScript({ target: { tabId: tab.id }, files: [READER_FILE] });
+    const [res] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: callReader, args: [SELECTION_GLOBAL, 2000] });
+    const got = res?.result as ReadSelection | 'pdf' | null | undefined;
+    if (got === 'pdf') return { text: fallbackText, page: { ...page, pdf: true } };
+    if (!got) return { text: fallbackText, page };
+    return { text: got.text, ...(got.hiddenSentences ? { hiddenSentences: got.hiddenSentences } : {}), page: { ...page, surrounding: got.surrounding || undefined } };
   } catch {
     return { text: fallbackText, page };
   }

@@ -80,6 +80,9 @@ export interface RunInput {
   /** Origins of `text` besides what the user typed: a rewrite the user edited keeps the origins
    * of the call that wrote it. */
   origins?: TextOrigin[];
+  /** Verify: sentences of the selection hidden on the page (lib/retrieval/visible-selection.ts),
+   * left out of `text`: neither checked nor marked. */
+  hiddenSentences?: number;
 }
 
 export type ClarityLabel = 'clear' | 'incomplete' | 'ambiguous';

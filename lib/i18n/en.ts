@@ -230,6 +230,7 @@ export const en = {
   scopeSummaryWeb: 'Tabs: {read} read, {skipped} skipped · web search',
   scopeNothing: 'No tab will be read',
   pageChipLabel: 'The page you are on',
+  hiddenSkipped: 'Hidden on the page, so neither checked nor marked: {n} of the sentences you selected. Text you cannot see is a common hiding place for instructions to models.',
   webPlanTitle: 'Web searches',
   webPlanSearched: 'Searched the web for {queries}.',
   webPlanNone: 'The web was not searched.',
