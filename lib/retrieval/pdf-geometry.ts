@@ -67,7 +67,8 @@ const CURVE = 2;
 const QUAD = 3;
 const CLOSE = 4;
 
-/** A path as pdf.js's operator list carries it (codes and coordinates in one array), in page space. */
+/** A path as pdf.js's operator list carries it (codes and coordinates in one array), in page space;
+ * undefined for a path this reader cannot read. */
 export function pathRegion(data: ArrayLike<number> | undefined, ctm: Matrix, evenOdd: boolean): Region | undefined {
   if (!data || !data.length) return undefined;
   const polygons: number[][] = [];
@@ -120,7 +121,8 @@ export function pathRegion(data: ArrayLike<number> | undefined, ctm: Matrix, eve
     }
   }
   flush();
-  if (!polygons.length) return undefined;
+  // A path that encloses nothing (a point, a line): an empty area.
+  if (!polygons.length) return { box: [0, 0, 0, 0], polygons: [] };
   // One upright rectangle (the usual `re`) is kept as its box: exact and fast to test.
   const only = polygons[0] as number[];
   if (polygons.length === 1 && only.length >= 8 && only.length <= 10) {

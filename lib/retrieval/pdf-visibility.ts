@@ -316,8 +316,9 @@ export function judgeGlyphs(page: PageDrawing): GlyphMark[] {
     const region = (fills || pendingClip) && path ? pathRegion(path, st.ctm, evenOdd) : undefined;
     if (fills) paint(region, st.fill, st.fillAlpha, true);
     if (pendingClip) {
-      // A clipping path that cannot be read hides nothing (text is not dropped on a guess).
-      const clipRegion = path ? pathRegion(path, st.ctm, pendingClip === 'evenodd') : rectRegion(0, 0, 0, 0);
+      // An empty clipping path shows nothing; one this reader cannot read hides nothing (text is
+      // not dropped on a guess).
+      const clipRegion = path?.length ? pathRegion(path, st.ctm, pendingClip === 'evenodd') : { box: [0, 0, 0, 0] as Region['box'], polygons: [] };
       if (clipRegion) st.clip = [...st.clip, clipRegion];
       pendingClip = undefined;
     }
