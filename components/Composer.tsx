@@ -6,7 +6,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { INPUT_LIMITS } from '@/lib/pipeline/input';
 import type { TabScope } from '@/lib/core/run';
 import { useT } from './i18n';
-import { reasonKey, type ScopeChoice, type ScopePlan, type ScopeTab } from './scope';
+import { pageChosen, reasonKey, type ScopeChoice, type ScopePlan, type ScopeTab } from './scope';
 import { SiteIcon } from './SiteIcon';
 import { filterTabs, optionId, PICKER_ID, TabPicker, type PickerItem } from './TabPicker';
 
@@ -144,7 +144,7 @@ export function Composer(p: ComposerProps) {
       </div>
       {p.page && (
         <ul className="row chips" aria-label={t('pageChipLabel')}>
-          {p.scope.page !== false ? (
+          {pageChosen(p.scope) ? (
             <li className="chip page-chip" data-testid="page-chip">
               <SiteIcon url={p.page.tab.url} />
               <span className="chip-title">

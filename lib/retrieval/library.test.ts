@@ -137,6 +137,18 @@ describe('the library', () => {
     expect(r.passages).toHaveLength(1);
   });
 
+  it('keeps the tab’s copy of a page that the web also finds at the same address, whichever is read first', async () => {
+    // The tab is read (here: before the search) and the search then fetches the same article
+    // from the same address: one copy per address, and it is the tab's.
+    const url = site.url('/articles/marie-curie.html');
+    const tab = tabPage(1, url, 'Marie Curie', 'Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie and Henri Becquerel.');
+    const l = lib([tab]);
+    await l.prepare();
+    const r = await l.retrieve({ query: 'Marie Curie Nobel Prize Physics 1903', web: typedQuery('Marie Curie Nobel Prize Physics 1903'), k: 4 });
+    expect(r.sources.some((s) => s.origin === 'web' && s.url === url && s.status === 'read')).toBe(true);
+    expect(r.passages.filter((p) => p.url === url).map((p) => p.origin)).toEqual(['tab']);
+  });
+
   it('does not read an unchanged tab twice across runs (IndexedDB cache)', async () => {
     const cache = createDexiePageCache(new RatifyDb(`t-${Math.random()}`));
     const adapter = createMemoryTabs([curieTab]);
