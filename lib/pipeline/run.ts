@@ -88,7 +88,9 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
     return state;
   }
   try {
-    if (state.status !== 'running') emit({ type: 'resume' });
+    // A checkpoint continues: after Retry (it had ended) or after a worker restart (still marked
+    // running, its half-streamed draft or claims kept): what was cut off is written again once.
+    if (state.status !== 'running' || state.gate || state.steps.length || state.draftText !== undefined) emit({ type: 'resume' });
     // Reading open tabs overlaps the gate and the draft; retrieve() waits for it if needed.
     o.library
       .prepare?.(signal)
