@@ -152,7 +152,7 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
           {t(after.result === 'saved' ? 'connectedSaved' : 'connectedNeedsSave', { model: after.model, ms: after.ms })} {c.models.length ? t('testOkModels', { n: c.models.length }) : ''}
         </p>
       )}
-      {c.state.phase === 'failed' && <ErrorNotice error={c.state.error} />}
+      {c.state.phase === 'failed' && <ErrorNotice error={c.state.error} inForm />}
     </fieldset>
   );
 }

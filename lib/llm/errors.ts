@@ -3,6 +3,9 @@ import type { RunError } from '../pipeline/types';
 import { NotAnApiError } from './transport';
 import { RedirectRefused } from '../net/api-fetch';
 
+/** How a connection that never got an answer is worded (./unreachable.ts tells its causes apart). */
+export const NOT_REACHED = 'Could not reach the model server';
+
 /** Map anything the SDK (or fetch) throws to a RunError with a code the UI can explain. */
 /** `preset` lets a 403 from a server the user set up as Ollama be explained as Ollama's origin check. */
 export function classifyLlmError(err: unknown, baseURL: string, stage?: string, preset?: string): RunError {
@@ -26,7 +29,7 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
     return { code: 'unreachable', message: `The connection to ${hostOf(baseURL)} was cut off mid-answer.`, stage };
   }
   if (err instanceof OpenAI.APIConnectionError) {
-    return { code: 'unreachable', message: `Could not reach the model server at ${hostOf(baseURL)}.`, stage };
+    return { code: 'unreachable', message: `${NOT_REACHED} at ${hostOf(baseURL)}.`, stage };
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status;
@@ -93,7 +96,7 @@ export function plain(text: string): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
-const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'unreachable', 'redirected', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'context-length', 'not-an-api', 'output-limit', 'unsupported-language', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
+const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'ollama-down', 'no-cors', 'unreachable', 'redirected', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'context-length', 'not-an-api', 'output-limit', 'unsupported-language', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
 function isRunErrorCode(c: string): boolean {
   return CODES.has(c);
 }
