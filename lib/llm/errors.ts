@@ -28,9 +28,7 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   if (isConnectionReset(err)) {
     return { code: 'unreachable', message: `The connection to ${hostOf(baseURL)} was cut off mid-answer.`, stage };
   }
-  if (err instanceof OpenAI.APIConnectionError) {
-    return { code: 'unreachable', message: `${NOT_REACHED} at ${hostOf(baseURL)}.`, stage };
-  }
+  if (err instanceof OpenAI.APIConnectionError) return notReached(baseURL, stage);
   if (err instanceof OpenAI.APIError) {
     const status = err.status;
     const detail = apiMessage(err);
@@ -57,6 +55,11 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   return { code: 'unknown', message: plain(message), stage };
 }
 
+/** No answer at all from the server (refused, unresolvable, or hidden by the browser). */
+export function notReached(baseURL: string, stage?: string): RunError {
+  return { code: 'unreachable', message: `${NOT_REACHED} at ${hostOf(baseURL)}.`, stage };
+}
+
 export function notAnApi(baseURL: string, stage?: string): RunError {
   return { code: 'not-an-api', message: `${hostOf(baseURL)}: this URL answers with a web page, not an OpenAI-compatible API. Check the base URL (it usually ends in /v1).`, stage };
 }
@@ -71,13 +74,14 @@ function isContextLength(err: InstanceType<typeof OpenAI.APIError>, detail: stri
 }
 
 /** A TCP reset mid-stream: undici says "terminated" (cause ECONNRESET / "other side closed"),
- * browsers "network error" / "Failed to fetch" / "Load failed". */
+ * Chrome "network error" while reading a body. (A fetch that got no response at all rejects with
+ * "Failed to fetch", "Load failed" or "NetworkError when attempting to fetch": not reached.) */
 function isConnectionReset(err: unknown): boolean {
   for (let e: unknown = err, i = 0; e && i < 4; e = (e as { cause?: unknown }).cause, i++) {
     const msg = e instanceof Error ? e.message : '';
     const code = (e as { code?: unknown }).code;
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return true;
-    if (e instanceof TypeError && /^(terminated|network error|failed to fetch|load failed|networkerror)/i.test(msg)) return true;
+    if (e instanceof TypeError && /^(terminated|network error)/i.test(msg)) return true;
   }
   return false;
 }
