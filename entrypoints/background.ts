@@ -69,6 +69,7 @@ export default defineBackground(() => {
     // A tab that closed or navigated has no marks left to clear.
     clearMarks: (tabId) => clearMarks(tabId).catch(() => undefined),
     deleteRun: (id) => store.delete(id),
+    putRun: (run) => store.put(run),
     deleteAllData: async () => {
       await store.clear();
       await db().pages.clear();

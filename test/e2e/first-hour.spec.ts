@@ -2,7 +2,11 @@
  * model server says what really happened, and the one thing to do, with the button that does it. */
 import { createServer } from 'node:net';
 import { expect, test } from './fixtures.ts';
+import { allowOnDetailsPage } from './launch.ts';
 import { ask } from './scenes.ts';
+import { pipelineResponder } from '../harness/pipeline-responder.ts';
+
+const userMessage = (body: unknown) => ((body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '');
 
 test.use({ siteAccess: false });
 
@@ -66,4 +70,30 @@ test('in the welcome card a rejected key points at the key field above, not at S
   await expect(alert).not.toContainText('Settings');
   await panel.setViewportSize({ width: 420, height: 900 });
   await picture(panel, 'welcome-key-rejected.png');
+});
+
+test('"Summarize this page" asked before access, then allowed: Run again reads the page it could not read before', async ({ context, extensionId, harness, configureForHarness, openPanel }) => {
+  harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.3, aboutPage: true }, steps: ['The page is about Marie Curie.'], facts: [{ phrase: 'born in Warsaw' }], finalAnswer: 'The page is a biography of Marie Curie.' }));
+  await configureForHarness();
+  const article = await context.newPage();
+  await article.goto(harness.site.url('/articles/marie-curie.html'));
+  const panel = await openPanel();
+  await article.bringToFront();
+  await panel.getByTestId('scope-plan').getByText('Marie Curie').first().waitFor();
+  await ask(panel, 'Summarize this page');
+  await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
+  const pageBlock = (i: number) => userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'gate')[i]?.body);
+  // Without access only the title and address could go with the question.
+  expect(pageBlock(0)).toContain('<<<DATA kind="page" title="Marie Curie');
+  expect(pageBlock(0)).not.toContain('Marie Skłodowska-Curie (7 November 1867');
+
+  await allowOnDetailsPage(context, extensionId);
+  await panel.bringToFront();
+  const prompt = panel.getByTestId('site-access');
+  await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
+  await expect(prompt).toHaveAttribute('data-state', 'granted');
+  await prompt.getByRole('button', { name: 'Run again' }).click();
+  await expect.poll(() => harness.llm.chatRequests().filter((r) => r.stage === 'gate').length, { timeout: 20_000 }).toBe(2);
+  await expect(panel.locator('article.run').last().getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
+  expect(pageBlock(1)).toContain('Marie Skłodowska-Curie (7 November 1867');
 });
