@@ -22,6 +22,7 @@ import { routeBuiltinModelOffscreen } from '@/lib/browser/offscreen-language-mod
 import { keepLearntCapabilities } from '@/lib/browser/capability-storage';
 import { fromExtensionPage } from '@/lib/browser/messaging';
 import { hasHostAccess } from '@/lib/browser/host-access';
+import { keepVerifyMenu } from '@/lib/browser/verify-menu';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -77,9 +78,7 @@ export default defineBackground(() => {
   });
 
   openPanelOnActionClick();
-  void browser.contextMenus.removeAll().then(() =>
-    browser.contextMenus.create({ id: VERIFY_MENU_ID, title: browser.i18n.getMessage('verifyMenu') || 'Verify with RAT', contexts: ['selection'] }),
-  );
+  keepVerifyMenu(VERIFY_MENU_ID);
 
   browser.runtime.onMessage.addListener((msg: unknown, sender, sendResponse: (r: unknown) => void) => {
     // Only the extension's own pages may drive runs; a content script in a tab gets no answer.
