@@ -2,7 +2,7 @@
  * model server says what really happened, and the one thing to do, with the button that does it. */
 import { createServer } from 'node:net';
 import { expect, test } from './fixtures.ts';
-import { allowOnDetailsPage } from './launch.ts';
+import { allowOnDetailsPage, grantSiteAccess } from './launch.ts';
 import { ask } from './scenes.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
@@ -96,4 +96,23 @@ test('"Summarize this page" asked before access, then allowed: Run again reads t
   await expect.poll(() => harness.llm.chatRequests().filter((r) => r.stage === 'gate').length, { timeout: 20_000 }).toBe(2);
   await expect(panel.locator('article.run').last().getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   expect(pageBlock(1)).toContain('Marie Skłodowska-Curie (7 November 1867');
+});
+
+test('a server that cannot be reached, then sites allowed: no "Ratify may now read your tabs… Run again" box beside the error', async ({ context, extensionId, configureForHarness, openPanel, picture }) => {
+  const port = await closedPort();
+  await configureForHarness({ llm: { baseURL: `http://127.0.0.1:${port}/v1` } });
+  const panel = await openPanel();
+  await ask(panel, 'What is the capital of France?');
+  await expect(panel.getByRole('alert').locator('.notice-title')).toHaveText('Could not reach the model server', { timeout: 20_000 });
+  // Allowed from Settings (details page, then its button), as a user might while puzzling.
+  await grantSiteAccess(context, extensionId);
+  await panel.bringToFront();
+  await panel.reload();
+  await expect(panel.getByRole('alert').locator('.notice-title')).toHaveText('Could not reach the model server');
+  await expect(panel.getByTestId('site-access')).toHaveCount(0);
+  // Retry (continue) in the notice; one Run again (start over) under the run.
+  await expect(panel.getByRole('button', { name: 'Retry' })).toHaveCount(1);
+  await expect(panel.getByRole('button', { name: 'Run again' })).toHaveCount(1);
+  await panel.setViewportSize({ width: 420, height: 700 });
+  await picture(panel, 'unreachable-after-grant.png');
 });
