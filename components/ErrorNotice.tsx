@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { requestHostAccess } from '@/lib/browser/host-access';
-import type { ErrorCode, RunError, RunMode } from '@/lib/pipeline/types';
+import type { ErrorCode, RunError, RunMode } from '@/lib/core/run';
 import type { MessageKey } from '@/lib/i18n/messages';
 import { useT, type T } from './i18n';
 import { OllamaCommand } from './setup/OllamaCommand';

@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import { threadStore } from '@/lib/store/threads';
 import { useLang, useT } from './i18n';
 import { statusText } from './RunView';

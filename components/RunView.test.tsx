@@ -6,9 +6,9 @@ import { parseHTML } from 'linkedom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { curieLibrary, runOnce, startWorld, type TestWorld } from '../test/harness/pipeline-world.ts';
 import { pipelineResponder } from '../test/harness/pipeline-responder.ts';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import { RunView, type RunActions } from './RunView';
-import { createMemoryLibrary } from '@/lib/pipeline/testing/memory-library';
+import { createMemoryLibrary } from '../test/harness/memory-library.ts';
 
 let world: TestWorld | undefined;
 // The panel is an extension page: site icons come from its own origin.

@@ -2,7 +2,7 @@
  * model was set up, or while the thread's answer was still being written (it runs once there is
  * a model and that answer is finished), and the sources last chosen. */
 import { storage } from 'wxt/utils/storage';
-import type { TabScope } from '../pipeline/types';
+import type { TabScope } from '../core/run';
 
 export interface PendingQuestion {
   text: string;

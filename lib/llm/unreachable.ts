@@ -4,7 +4,7 @@
  * (Ollama refusing the extension's origin until OLLAMA_ORIGINS takes effect; LM Studio with its
  * CORS setting off). A `no-cors` GET to the server's address tells them apart: it resolves, with
  * a reply nobody may read, whenever something answers. It carries no key, no cookie and no prompt. */
-import type { RunError } from '../pipeline/types';
+import type { RunError } from '../core/run';
 import type { LlmSettings } from '../settings/schema';
 import { looksLikeOllama, NOT_REACHED } from './errors';
 

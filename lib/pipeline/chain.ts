@@ -18,7 +18,7 @@ import { RetrievalCache } from './retrieval-cache';
 import { speculationOff, runSpeculative } from './speculate';
 import { reviseStep } from './step';
 import { fallbackQuery } from './prompts';
-import type { PageContext, StepState, Verdict } from './types';
+import type { PageContext, StepState, Verdict } from '../core/run';
 
 export interface StepCallArgs {
   index: number;

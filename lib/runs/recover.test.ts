@@ -11,7 +11,7 @@ import { RatifyDb } from '../store/db';
 import { runStore, type RunStore } from '../store/runs';
 import { executeRun } from '../pipeline/run';
 import { applyEvent } from '../pipeline/run-state';
-import type { Run, RunMode } from '../pipeline/types';
+import type { Run, RunMode } from '../core/run';
 import { withDefaults } from '../settings/schema';
 import { RunManager } from './run-manager';
 
