@@ -17,8 +17,8 @@ export function runGate(ctx: Ctx): Promise<GateDecision> {
   let shown: GateDecision | undefined;
   const show = (d: GateDecision): GateDecision => {
     if (!shown) {
-      shown = d;
-      ctx.emit({ type: 'gate', decision: d });
+      shown = { ...d, origins: view.origins };
+      ctx.emit({ type: 'gate', decision: shown });
     }
     return shown;
   };
