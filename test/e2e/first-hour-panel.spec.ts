@@ -37,15 +37,19 @@ test('Enter in the @ picker when only greyed-out tabs match sends nothing; the l
 });
 
 test('a question asked while the answer is being written waits for it, says so, and then sees it', async ({ harness, configureForHarness, openPanel, picture }) => {
-  harness.llm.setResponder(
-    pipelineResponder({
-      gate: { label: 'clear', confidence: 0.2, question: (q) => (/born/.test(q) ? 'Where was Marie Curie born?' : q) },
-      steps: (q) => (/born/.test(q) ? ['Marie Curie was born in Warsaw.'] : ['Marie Curie was a physicist and chemist.']),
-      facts: [{ phrase: 'born in Warsaw' }, { phrase: 'physicist and chemist' }],
-      finalAnswer: 'Marie Curie was a physicist and chemist.',
-    }),
-  );
-  harness.llm.setLatency({ tokensPerSec: 60 });
+  const base = pipelineResponder({
+    gate: { label: 'clear', confidence: 0.2, question: (q) => (/born/.test(q) ? 'Where was Marie Curie born?' : q) },
+    steps: (q) => (/born/.test(q) ? ['Marie Curie was born in Warsaw.'] : ['Marie Curie was a physicist and chemist.']),
+    facts: [{ phrase: 'born in Warsaw' }, { phrase: 'physicist and chemist' }],
+    finalAnswer: 'Marie Curie was a physicist and chemist.',
+  });
+  // The first answer's revision is held until the test lets it go: the question is asked mid-answer.
+  let release: () => void = () => {};
+  const released = new Promise<void>((ok) => (release = ok));
+  harness.llm.setResponder(async (req) => {
+    if (req.stage === 'revise') await released;
+    return base(req);
+  });
   await configureForHarness();
   const panel = await openPanel();
   await ask(panel, 'Who was Marie Curie?');
@@ -55,17 +59,18 @@ test('a question asked while the answer is being written waits for it, says so, 
   await expect(pending).toContainText('Your question waits for the answer above');
   await expect(pending).toContainText('It is asked as soon as that answer is finished, and sees it.');
   await expect(panel.getByRole('textbox', { name: 'Question' })).toHaveValue('');
-  await panel.setViewportSize({ width: 420, height: 900 });
-  await picture(panel, 'question-waits.png');
   // Only one run at a time in the thread.
   await expect(panel.locator('article.run')).toHaveCount(1);
-  harness.llm.setLatency({});
+  await panel.setViewportSize({ width: 420, height: 900 });
+  await picture(panel, 'question-waits.png');
+  release();
   await done(panel, 2);
   await expect(pending).toHaveCount(0);
   await expect(panel.locator('article.run')).toHaveCount(2);
-  const gates = harness.llm.chatRequests().filter((r) => r.stage === 'gate');
-  expect(gates).toHaveLength(2);
-  expect(userMessage(gates[1]?.body)).toContain('Q1: Who was Marie Curie?\nA1: Marie Curie was a physicist and chemist.');
+  const drafts = harness.llm.chatRequests().filter((r) => r.stage === 'draft');
+  expect(drafts).toHaveLength(2);
+  // The second question's calls were made with the first answer in the conversation.
+  expect(userMessage(drafts[1]?.body)).toContain('Q1: Who was Marie Curie?\nA1: Marie Curie was a physicist and chemist.');
 });
 
 test('history: a question about a page names the page; Verify with nothing selected leaves no untitled row; ✕ can be undone', async ({ context, worker, harness, configureForHarness, openPanel, picture }) => {

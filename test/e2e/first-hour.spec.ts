@@ -82,7 +82,8 @@ test('"Summarize this page" asked before access, then allowed: Run again reads t
   await panel.getByTestId('scope-plan').getByText('Marie Curie').first().waitFor();
   await ask(panel, 'Summarize this page');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
-  const pageBlock = (i: number) => userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'gate')[i]?.body);
+  // The draft is the call that reads the page (the gate, which writes web searches, never does).
+  const pageBlock = (i: number) => userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'draft')[i]?.body);
   // Without access only the title and address could go with the question.
   expect(pageBlock(0)).toContain('<<<DATA kind="page" title="Marie Curie');
   expect(pageBlock(0)).not.toContain('Marie Skłodowska-Curie (7 November 1867');
@@ -93,7 +94,7 @@ test('"Summarize this page" asked before access, then allowed: Run again reads t
   await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
   await expect(prompt).toHaveAttribute('data-state', 'granted');
   await prompt.getByRole('button', { name: 'Run again' }).click();
-  await expect.poll(() => harness.llm.chatRequests().filter((r) => r.stage === 'gate').length, { timeout: 20_000 }).toBe(2);
+  await expect.poll(() => harness.llm.chatRequests().filter((r) => r.stage === 'draft').length, { timeout: 20_000 }).toBe(2);
   await expect(panel.locator('article.run').last().getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   expect(pageBlock(1)).toContain('Marie Skłodowska-Curie (7 November 1867');
 });
