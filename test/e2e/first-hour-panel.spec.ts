@@ -81,7 +81,7 @@ test('history: a question about a page names the page; Verify with nothing selec
   await article.goto(url);
   const panel = await openPanel();
   await article.bringToFront();
-  await panel.getByTestId('scope-plan').getByText('Marie Curie').first().waitFor();
+  await panel.getByTestId('page-chip').getByText('Marie Curie').first().waitFor();
   await ask(panel, 'Summarize this page');
   await done(panel);
   // Verify pressed with nothing selected: the panel says so; history keeps nothing of it.

@@ -79,7 +79,7 @@ test('"Summarize this page" asked before access, then allowed: Run again reads t
   await article.goto(harness.site.url('/articles/marie-curie.html'));
   const panel = await openPanel();
   await article.bringToFront();
-  await panel.getByTestId('scope-plan').getByText('Marie Curie').first().waitFor();
+  await panel.getByTestId('page-chip').getByText('Marie Curie').first().waitFor();
   await ask(panel, 'Summarize this page');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   // The draft is the call that reads the page (the gate, which writes web searches, never does).
