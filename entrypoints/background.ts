@@ -25,6 +25,7 @@ import { keepLearntCapabilities } from '@/lib/browser/capability-storage';
 import { fromExtensionPage } from '@/lib/browser/messaging';
 import { hasHostAccess } from '@/lib/browser/host-access';
 import { keepVerifyMenu } from '@/lib/browser/verify-menu';
+import { startReadingAhead } from '@/lib/browser/warm-library';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -32,6 +33,8 @@ export default defineBackground(() => {
   routeBuiltinModelOffscreen();
   keepLearntCapabilities().catch((e: unknown) => console.warn('Ratify: model capabilities not loaded; they will be learnt again', e));
   const store = runStore();
+  // Open tabs read ahead of questions, as they load (Settings → Privacy turns it off).
+  const warm = startReadingAhead({ settings: loadSettings, hostAccess: hasHostAccess });
   // The browser's on-device model stands in while nothing else is configured.
   const effectiveSettings = async () => withBuiltinDefault(await loadSettings());
   const manager = new RunManager({
@@ -44,6 +47,7 @@ export default defineBackground(() => {
         scope: run.mode === 'ask' ? run.input.scope : undefined,
         // Asked per run: the user may grant or take back access to sites at any time.
         hostAccess: await hasHostAccess(),
+        tabs: warm.adapter,
       }),
     ),
     onFinished: (run, settings) => {
@@ -74,6 +78,7 @@ export default defineBackground(() => {
     deleteRun: (id) => store.delete(id),
     putRun: (run) => store.put(run),
     deleteAllData: async () => {
+      warm.clear();
       await store.clear();
       await db().pages.clear();
     },
