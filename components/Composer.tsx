@@ -53,6 +53,7 @@ export function Composer(p: ComposerProps) {
       return;
     }
     setError(undefined);
+    setMention(undefined);
     p.onAsk(text);
   };
 
@@ -81,6 +82,12 @@ export function Composer(p: ComposerProps) {
       if ((e.key === 'Enter' || e.key === 'Tab') && current) {
         e.preventDefault();
         pick(current.tab);
+        return;
+      }
+      // Nothing in the list can be chosen: Enter does not send "@chrome" as the question; the
+      // list says why and how to close it (then Enter asks).
+      if (e.key === 'Enter' && !e.shiftKey) {
+        e.preventDefault();
         return;
       }
       if (e.key === 'Escape') {

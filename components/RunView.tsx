@@ -67,7 +67,7 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
       </header>
 
       {run.error && run.error.code !== 'cancelled' && (
-        <ErrorNotice error={run.error} where={resumable(run) ? stoppedAt(t, run) : undefined} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />
+        <ErrorNotice error={run.error} mode={run.mode} where={resumable(run) ? stoppedAt(t, run) : undefined} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />
       )}
 
       <SiteAccessPrompt run={run} onAgain={() => actions.onAgain()} />
@@ -95,7 +95,8 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
         </section>
       )}
 
-      {run.mode === 'ask' && (run.answer || run.gate) && (
+      {/* A run that stopped before writing any answer has no answer section (no empty heading). */}
+      {run.mode === 'ask' && (run.answer || (live && run.gate)) && (
         <section aria-label={t('answer')} data-testid="answer-section" className="answer" ref={answerRef}>
           <h3 className="answer-head">
             {t('answer')} {model && <span className="model-name">{t('answeredBy', { model })}</span>}
@@ -111,12 +112,13 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
               {t('answerNoSources')}
             </p>
           )}
-          <ConfidenceLine run={run} />
+          {/* "Checked against sources…" is said of an answer that was finished (or is being written). */}
+          {(live || run.answerFinal) && <ConfidenceLine run={run} />}
           {!live && run.answerFinal && run.answer && <ExportButtons run={run} compact />}
         </section>
       )}
 
-      {run.mode === 'verify' && run.gate && <ConfidenceLine run={run} />}
+      {run.mode === 'verify' && run.gate && (live || run.answerFinal) && <ConfidenceLine run={run} />}
       {run.mode === 'verify' && run.input.page?.pdf && run.claims && run.claims.length > 0 && (
         <p className="muted small" data-testid="marks-pdf">
           {t('marksPdf')}

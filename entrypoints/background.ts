@@ -24,6 +24,7 @@ import { routeBuiltinModelOffscreen } from '@/lib/browser/offscreen-language-mod
 import { keepLearntCapabilities } from '@/lib/browser/capability-storage';
 import { fromExtensionPage } from '@/lib/browser/messaging';
 import { hasHostAccess } from '@/lib/browser/host-access';
+import { keepVerifyMenu } from '@/lib/browser/verify-menu';
 import { startReadingAhead } from '@/lib/browser/warm-library';
 
 const VERIFY_MENU_ID = 'ratify-verify';
@@ -75,6 +76,7 @@ export default defineBackground(() => {
     // A tab that closed or navigated has no marks left to clear.
     clearMarks: (tabId) => clearMarks(tabId).catch(() => undefined),
     deleteRun: (id) => store.delete(id),
+    putRun: (run) => store.put(run),
     deleteAllData: async () => {
       warm.clear();
       await store.clear();
@@ -83,9 +85,7 @@ export default defineBackground(() => {
   });
 
   openPanelOnActionClick();
-  void browser.contextMenus.removeAll().then(() =>
-    browser.contextMenus.create({ id: VERIFY_MENU_ID, title: browser.i18n.getMessage('verifyMenu') || 'Verify with RAT', contexts: ['selection'] }),
-  );
+  keepVerifyMenu(VERIFY_MENU_ID);
 
   browser.runtime.onMessage.addListener((msg: unknown, sender, sendResponse: (r: unknown) => void) => {
     // Only the extension's own pages may drive runs; a content script in a tab gets no answer.

@@ -108,7 +108,13 @@ function Panel({ configured, sources }: { configured: boolean | undefined; sourc
                 setRunId(id);
                 setView('ask');
               }}
-              onDelete={(id) => void request('threads/delete', { id })}
+              onDelete={(id) =>
+                request('threads/delete', { id }).catch((e: unknown) => {
+                  console.warn('Ratify: deleting the thread failed', e);
+                  return [];
+                })
+              }
+              onRestore={(runs) => request('runs/restore', { runs })}
               onClearAll={() => void request('data/delete-all', {})}
             />
           </div>

@@ -66,11 +66,16 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
       }),
     );
 
+  // The thread's answer still being written: a question asked now waits for it and then sees it
+  // (asked alongside, it would not), like a message typed while the other side is still talking.
+  const busyRun = [live, ...threadRuns].find((r) => r?.status === 'running' && threadOf(r) === threadId);
+
   const ask = async (question: string) => {
     const q = { text: question, threadId, pageTabId: sources.page?.tab.id };
-    if (configured === false) {
-      // No model yet: the question waits (stored, so opening the settings loses nothing).
-      await pendingQuestionItem.setValue({ ...q, at: Date.now() });
+    if (configured === false || busyRun) {
+      // No model yet, or an answer to wait for: the question waits (stored, so closing the panel
+      // or opening the settings loses nothing).
+      await pendingQuestionItem.setValue({ ...q, at: Date.now(), ...(busyRun ? { after: busyRun.id } : {}) });
       setText('');
       return;
     }
@@ -78,13 +83,15 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     if (await start(q)) setText('');
   };
 
-  // Set up at last: the waiting question runs, once.
+  // Set up at last, and the answer it waited for finished: the waiting question runs, once.
+  const waitsFor = pending?.after ? [live, ...threadRuns].find((r) => r?.id === pending.after) : undefined;
+  const waiting = waitsFor?.status === 'running';
   const ran = useRef<number | undefined>(undefined);
   useEffect(() => {
-    if (!configured || !pending || ran.current === pending.at) return;
+    if (!configured || !pending || waiting || ran.current === pending.at) return;
     ran.current = pending.at;
     void pendingQuestionItem.setValue(null).then(() => start(pending));
-  }, [configured, pending]); // start() is read fresh on purpose: the sources chosen now apply
+  }, [configured, pending, waiting]); // start() is read fresh on purpose: the sources chosen now apply
 
   const actionsFor = (run: Run): RunActions => ({
     onCancel: () => void act(() => request('run/cancel', { id: run.id })),
@@ -111,12 +118,12 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
       {pending && (
         <section className="notice pending" data-testid="pending" aria-labelledby="pending-title">
           <h2 id="pending-title" className="notice-title">
-            {t('pendingTitle')}
+            {configured !== false && pending.after ? t('pendingAfterTitle') : t('pendingTitle')}
           </h2>
           <p className="run-input" data-testid="run-input">
             {pending.text}
           </p>
-          <p className="small">{configured === false ? t('pendingBody') : t('running')}</p>
+          <p className="small">{configured === false ? t('pendingBody') : waiting ? t('pendingAfterBody') : t('running')}</p>
           <button type="button" onClick={() => void pendingQuestionItem.setValue(null)}>
             {t('discard')}
           </button>

@@ -1,5 +1,6 @@
 /** What the side panel keeps between openings, in storage.local: the question typed before any
- * model was set up (it runs once one is), and the sources last chosen. */
+ * model was set up, or while the thread's answer was still being written (it runs once there is
+ * a model and that answer is finished), and the sources last chosen. */
 import { storage } from 'wxt/utils/storage';
 import type { TabScope } from '../core/run';
 
@@ -8,6 +9,8 @@ export interface PendingQuestion {
   threadId?: string;
   pageTabId?: number;
   at: number;
+  /** The run of the thread that was being answered when it was asked: it waits for that. */
+  after?: string;
 }
 
 export const pendingQuestionItem = storage.defineItem<PendingQuestion | null>('local:pendingQuestion', { fallback: null });

@@ -204,6 +204,10 @@ export type ErrorCode =
   | 'auth'
   | 'forbidden'
   | 'ollama-origin'
+  /** Nothing answers at an Ollama address: Ollama is not running. */
+  | 'ollama-down'
+  /** The server answers but does not let an extension read its replies (no CORS headers). */
+  | 'no-cors'
   | 'unreachable'
   /** An API endpoint answered with a redirect to another address, which Ratify does not follow. */
   | 'redirected'
@@ -235,6 +239,9 @@ export interface RunError {
   /** Seconds the server asked us to wait (429). */
   retryAfter?: number;
   stage?: string;
+  /** Input over its limit ('too-long'): its length and the limit, in characters. */
+  length?: number;
+  limit?: number;
 }
 
 export interface PartAnswer {

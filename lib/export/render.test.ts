@@ -85,3 +85,48 @@ describe('thread export', () => {
     expect(threadToPlainText([a, b])).toContain('Q: Where was she born?\n\nIn Warsaw [1].\n\nSources:\n[1] Warsaw — https://example.org/w');
   });
 });
+
+/** What a mail or chat app makes a link of in pasted text: scheme addresses, www., e-mail
+ * addresses and bare host names with a path or a common top-level domain. */
+const AUTOLINK = /\b(?:https?|ftp):\/\/[^\s<>"]+|\bwww\.[^\s<>"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|example|test|de|uk)\b(?:\/[^\s<>"]*)?/gi;
+
+describe('plain text keeps links only to the sources', () => {
+  const hostile = [
+    'Marie Curie moved to Paris in 1891 [1].',
+    'More at http://attacker.example/c?d=739-114 today, or [the report](https://attacker.example/r?d=1).',
+    'Also www.attacker.example/c?d=2 and leak739114@attacker.example, or attacker.example/c?d=3.',
+  ].join('\n\n');
+  const r: Run = { ...run, answer: hostile, answerFinal: true };
+
+  it('addresses the model wrote stay readable but are not ones a receiver turns into links', () => {
+    const out = toPlainText(r);
+    const body = out.slice(0, out.indexOf('\nSources:'));
+    expect(body.match(AUTOLINK) ?? []).toEqual([]);
+    expect(body).toContain('attacker[.]example/c?d=739-114');
+    expect(body).toContain('leak739114@attacker[.]example');
+    // The source list is untouched: its addresses are the run's validated sources.
+    expect(out.slice(out.indexOf('\nSources:')).match(AUTOLINK)).toEqual(run.sources.map((s) => s.url));
+  });
+
+  it('a source the model linked in the text stays a plain address', () => {
+    const out = toPlainText({ ...r, answer: `See [Marie Curie](${run.sources[0]!.url}) [1].` });
+    expect(out).toMatch(/^See Marie Curie \(http:\/\/127\.0\.0\.1:8080\/articles\/marie-curie\.html\) \[1\]\./);
+  });
+});
+
+describe('text around removed HTML and images stays apart', () => {
+  it.each([
+    ['an image between words', 'It loads tracker.js![pixel](http://tracker.test/p.png)on every page.', /tracker\.js pixel on every/],
+    ['a raw line break', 'Paris<br>London', /Paris London/],
+    ['a raw image', 'before<img src="http://tracker.test/x.png">after', /before after/],
+  ])('%s', (_name, answer, expected) => {
+    const r: Run = { ...run, answer, answerFinal: true, sources: [] };
+    expect(toPlainText(r)).toMatch(expected);
+    expect(toMarkdown(r)).toMatch(expected);
+  });
+
+  it('inline formatting tags leave the word whole', () => {
+    const r: Run = { ...run, answer: 'Water is H<sub>2</sub>O.', answerFinal: true, sources: [] };
+    expect(toPlainText(r)).toMatch(/^Water is H2O\./);
+  });
+});

@@ -3,6 +3,7 @@ import { dropBareNumbers, escapeBareNumbers } from '../pipeline/citations';
 import type { Run, Source } from '../core/run';
 import { changesText } from '../core/verdicts';
 import { sanitizeMarkdown } from './safe-markdown';
+import { defangAddresses } from './plain-links';
 
 /** Everything exported passes the panel's sanitizer: links only to the run's sources. */
 const clean = (run: Run, md: string): string => sanitizeMarkdown(md, run.sources.map((s) => s.url));
@@ -44,7 +45,7 @@ function sourceMarkdown(s: Source): string {
 
 /** Plain text: no Markdown syntax; citation markers kept as [n] with the sources listed below. */
 export function toPlainText(run: Run): string {
-  const text = stripMarkdown(clean(run, body(run).trim()));
+  const text = defangAddresses(stripMarkdown(clean(run, body(run).trim())), run.sources.map((s) => s.url));
   const lines = [text];
   if (run.sources.length) {
     lines.push('', 'Sources:');

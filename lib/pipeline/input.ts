@@ -13,6 +13,8 @@ export function inputProblem(mode: RunMode, raw: string): RunError | undefined {
   if (text.length > limit)
     return {
       code: 'too-long',
+      length: text.length,
+      limit,
       message: `The ${what} has ${text.length.toLocaleString('en')} characters; the limit is ${limit.toLocaleString('en')}. ${mode === 'verify' ? 'Select a shorter passage.' : 'Shorten the question.'}`,
     };
   return undefined;

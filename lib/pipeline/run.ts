@@ -86,7 +86,9 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
     return state;
   }
   try {
-    if (state.status !== 'running') emit({ type: 'resume' });
+    // A checkpoint continues: after Retry (it had ended) or after a worker restart (still marked
+    // running, its half-streamed draft or claims kept): what was cut off is written again once.
+    if (state.status !== 'running' || state.gate || state.steps.length || state.draftText !== undefined) emit({ type: 'resume' });
     // What every call after the gate may see, from the input and what the library can return
     // (its configuration, not what the tabs contain); a resumed run keeps what it saw before.
     const reach = o.library.reach ?? { tabs: true, web: true };

@@ -11,9 +11,29 @@ import { sentenceSpans } from '../retrieval/passages';
 
 // ---- lenient field types ----
 
-/** A list the model sent as one string: its sentences (the retrieval core's segmenter). */
+/** A list the model sent as one string: its numbered items when it is written "1. … 2. …" (an item
+ * of several sentences stays one item), else its sentences (the retrieval core's segmenter). */
 function splitSentences(s: string): string[] {
-  return sentenceSpans(s).map(([a, b]) => s.slice(a, b).replace(/^\s*(?:\d+[.)]|[-*•])\s+/, '').trim()).filter(Boolean);
+  return (
+    numberedItems(s) ??
+    sentenceSpans(s)
+      .map(([a, b]) => s.slice(a, b).replace(/^\s*(?:\d+[.)]|[-*•])\s+/, '').trim())
+      // A lone "1." the segmenter cut off is a marker, not an item.
+      .filter((x) => x && !/^\d+[.)]$/.test(x))
+  );
+}
+
+/** "1. a 2. b" or "1) a 2) b": the items, when the string starts with item 1 and the numbers that
+ * follow count up from it (a "3." inside an item that does not come next is text). */
+function numberedItems(s: string): string[] | undefined {
+  const marker = /(^|\s)(\d{1,2})[.)]\s+/g;
+  const cuts: { at: number; from: number }[] = [];
+  for (const m of s.matchAll(marker)) {
+    if (Number(m[2]) !== cuts.length + 1) continue;
+    cuts.push({ at: m.index + m[1]!.length, from: m.index + m[0].length });
+  }
+  if (cuts.length < 2 || s.slice(0, cuts[0]!.at).trim()) return undefined;
+  return cuts.map((c, i) => s.slice(c.from, cuts[i + 1]?.at ?? s.length).trim()).filter(Boolean);
 }
 
 const text = z.preprocess((v) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v ?? ''), z.string());

@@ -220,7 +220,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
   }
 
   if (!best) {
-    ctx.emit({ type: 'step-done', index, revised: step.draft, status: 'unchanged', citations: [], note: 'No evidence was found for this step.', ...(chain.verify ? { verdict: 'unverifiable' as const } : {}) });
+    ctx.emit({ type: 'step-done', index, revised: step.draft, status: 'unchanged', citations: [], note: chain.verify ? 'No evidence was found for this claim.' : 'No evidence was found for this step.', ...(chain.verify ? { verdict: 'unverifiable' as const } : {}) });
     return undefined;
   }
   const done = commit(best.out, best.aliases, stop);

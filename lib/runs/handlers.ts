@@ -12,6 +12,7 @@ export interface HandlerDeps {
   setActiveRun(id: string): Promise<void>;
   openSource(req: RequestMap['source/open']['req']): Promise<boolean>;
   deleteRun(id: string): Promise<void>;
+  putRun(run: Run): Promise<unknown>;
   deleteAllData(): Promise<void>;
   clearMarks(tabId: number): Promise<void>;
   countMarks(tabId: number): Promise<number>;
@@ -31,11 +32,25 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
     if (!run) throw new LlmError({ code: 'unknown', message: 'That run no longer exists.' });
     return run;
   };
+  /** The thread's earlier turns, once every answer of it still being written has finished: a
+   * question asked meanwhile (the panel queues it) sees the answer before it. */
+  const settledTurns = async (threadId: string): Promise<ThreadTurn[]> => {
+    for (const runId of await deps.threadRunIds(threadId)) if (deps.manager.isActive(runId)) await deps.manager.settled(runId);
+    return deps.threadTurns(threadId);
+  };
+  /** A question about the page the user was on, asked again: the page read afresh if its tab
+   * still shows it (it may be readable now), else as it was captured. */
+  const pageAgain = async (run: Run): Promise<PageContext | undefined> => {
+    const old = run.input.page;
+    if (run.mode !== 'ask' || old?.tabId === undefined) return undefined;
+    const now = await deps.capturePage(old.tabId, run.input.scope);
+    return now && now.url === old.url ? now : undefined;
+  };
   const handlers: Handlers = {
     'run/start': async ({ mode, input, pageTabId }) => {
       const [page, turns] = await Promise.all([
         mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId, input.scope) : Promise.resolve(input.page),
-        input.thread ? deps.threadTurns(input.thread.id) : Promise.resolve(undefined),
+        input.thread ? settledTurns(input.thread.id) : Promise.resolve(undefined),
       ]);
       const run = await deps.manager.start(mode, {
         ...input,
@@ -52,7 +67,9 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
       return run;
     },
     'run/again': async ({ id, forceRetrieval }) => {
-      const run = await deps.manager.again(await existing(id), forceRetrieval ? { forceRetrieval } : {});
+      const old = await existing(id);
+      const page = await pageAgain(old);
+      const run = await deps.manager.again(old, { ...(forceRetrieval ? { forceRetrieval } : {}), ...(page ? { page } : {}) });
       await deps.setActiveRun(run.id);
       return run;
     },
@@ -65,10 +82,18 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
     },
     'marks/count': ({ tabId }) => deps.countMarks(tabId),
     'threads/delete': async ({ id }) => {
+      const deleted: Run[] = [];
       for (const runId of await deps.threadRunIds(id)) {
-        deps.manager.cancel(runId);
+        // A live run ends (cancelled) and is stored so before it goes: Undo brings back that.
+        if (deps.manager.cancel(runId)) await deps.manager.settled(runId);
+        const run = await deps.getRun(runId);
         await deps.deleteRun(runId);
+        if (run) deleted.push(run);
       }
+      return deleted;
+    },
+    'runs/restore': async ({ runs }) => {
+      for (const run of runs) await deps.putRun(run.status === 'running' ? { ...run, status: 'cancelled' } : run);
       return true;
     },
     'runs/delete': async ({ id }) => {

@@ -7,12 +7,14 @@ import type { Run, RunError, RunInput, RunMode } from '../core/run';
 export interface RequestMap {
   /** Ask from the panel: `pageTabId` is the tab the user is on (its title, address, selection and
    * readable text are captured by the worker, within the privacy rules); `input.thread.id` the
-   * conversation it continues (the worker adds the earlier turns). */
+   * conversation it continues (the worker adds the earlier turns, once any answer of the thread
+   * still being written is finished, so a question asked meanwhile sees it). */
   'run/start': { req: { mode: RunMode; input: RunInput; pageTabId?: number }; res: Run };
   'run/cancel': { req: { id: string }; res: boolean };
   /** Continue a failed or interrupted run from its last checkpoint (or start it again). */
   'run/retry': { req: { id: string }; res: Run };
-  /** Start again from scratch with the same input. */
+  /** Start again from scratch with the same input (a question about the page the user is on
+   * reads that page again, if the tab still shows it: access to sites may have been granted). */
   'run/again': { req: { id: string; forceRetrieval?: boolean }; res: Run };
   'llm/test': { req: { llm: LlmSettings }; res: ConnectionReport };
   'llm/models': { req: { llm: LlmSettings }; res: string[] };
@@ -20,8 +22,11 @@ export interface RequestMap {
   'marks/clear': { req: { tabId: number }; res: boolean };
   /** Delete one run (cancelling it first if it is live). */
   'runs/delete': { req: { id: string }; res: boolean };
-  /** Delete every run of a thread (cancelling a live one first). */
-  'threads/delete': { req: { id: string }; res: boolean };
+  /** Delete every run of a thread (cancelling a live one first); the runs as they were deleted
+   * come back, so the panel can offer Undo. */
+  'threads/delete': { req: { id: string }; res: Run[] };
+  /** Put deleted runs back (Undo). */
+  'runs/restore': { req: { runs: Run[] }; res: boolean };
   /** How many verdict marks the tab shows now (0 when it navigated, was reloaded or cleared). */
   'marks/count': { req: { tabId: number }; res: number };
   /** Delete every run and the page cache (settings stay). */

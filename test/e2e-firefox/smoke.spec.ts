@@ -142,3 +142,38 @@ test('Firefox: the add-on answers in the sidebar page with citations and verifie
   await runs.setViewport({ width: 420, height: 1300 });
   await writeFile(testInfo.outputPath('firefox-verify.png'), await runs.screenshot());
 });
+
+test('Firefox: the context menu speaks the language chosen in Ratify’s settings, and follows a change', async ({ firefox, harness }) => {
+  const panel = await openPanel(firefox, harness);
+  const demo = await firefox.browser.newPage();
+  await demo.goto(harness.site.url('/demo.html'));
+  const menuLabel = async (): Promise<string> => {
+    await demo.bringToFront();
+    await demo.evaluate(() => {
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById('claim-curie-paris')!);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+    });
+    const box = (await (await demo.$('#claim-curie-paris'))!.boundingBox())!;
+    await demo.mouse.click(box.x + 10, box.y + box.height / 2, { button: 'right' });
+    return firefox.inBrowserWindow<string>(`(() => {
+      const menu = document.getElementById('contentAreaContextMenu');
+      const item = [...menu.querySelectorAll('menuitem')].find((i) => /RAT/.test(i.label) && !i.hidden);
+      const label = item ? item.label : 'missing';
+      menu.hidePopup();
+      return label;
+    })()`);
+  };
+  const setLanguage = (language: string) =>
+    panel.evaluate(async (language) => {
+      const storage = (globalThis as unknown as { browser: { storage: { local: { get(k: string): Promise<Record<string, Record<string, unknown>>>; set(v: object): Promise<void> } } } }).browser.storage.local;
+      const { settings } = await storage.get('settings');
+      await storage.set({ settings: { ...settings, ui: { language } } });
+    }, language);
+  await expect.poll(menuLabel).toBe('Verify with RAT');
+  await setLanguage('zh-CN');
+  await expect.poll(menuLabel).toBe('用 RAT 核查');
+  await setLanguage('en');
+  await expect.poll(menuLabel).toBe('Verify with RAT');
+});
