@@ -181,7 +181,11 @@ function applyHunks(sentence: string, groups: Hunk[][]): { text: string; marked:
     const insert = h.old ? h.new : ` ${h.new}`;
     text = text.slice(0, span[0]) + insert + text.slice(span[1]);
     const shift = insert.length - (span[1] - span[0]);
-    for (const m of marks) if (m[0] >= span[1]) (m[0] += shift), (m[1] += shift);
+    for (const m of marks)
+      if (m[0] >= span[1]) {
+        m[0] += shift;
+        m[1] += shift;
+      }
     if (h.new) marks.push([span[0] + (h.old ? 0 : 1), span[0] + insert.length]);
     from = span[0] + insert.length;
   }

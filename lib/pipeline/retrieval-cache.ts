@@ -13,10 +13,17 @@ export class RetrievalCache {
     private readonly ctx: Pick<Ctx, 'library' | 'signal' | 'emit' | 'guard'>,
     /** Verify mode: the page under verification, never evidence for itself. */
     private readonly origin?: PageContext,
+    private readonly opts: {
+      /** Page check: a round after the first was asked for by a call that read the open tabs, so
+       * it searches them only, never the web. */
+      webRoundOneOnly?: boolean;
+    } = {},
   ) {}
 
   get(query: string, round: number, seed: Passage[], k: number): Promise<Passage[]> {
-    const key = JSON.stringify([query, round, round > 1 ? seed.map((p) => p.id) : [], k]);
+    // The same query in other words' case or spacing is the same retrieval (claims of one page
+    // often share one).
+    const key = JSON.stringify([query.toLowerCase().replace(/\s+/g, ' ').trim(), round, round > 1 ? seed.map((p) => p.id) : [], k]);
     let p = this.memo.get(key);
     if (!p) {
       p = this.fetch(query, round, seed, k);
@@ -36,7 +43,7 @@ export class RetrievalCache {
     const { ctx } = this;
     try {
       // Open tabs are searched with the query as written; the web only gets what the guard lets go.
-      const web = ctx.guard?.check(query);
+      const web = round > 1 && this.opts.webRoundOneOnly ? { query: '', withheld: 0 } : ctx.guard?.check(query);
       if (web?.withheld) {
         const message = `${web.withheld} term${web.withheld > 1 ? 's' : ''} of a search query stayed on this computer: they may carry text from your open tabs. Sent to the web: "${web.query}"`;
         ctx.emit({ type: 'library', sources: [], errors: [{ provider: 'privacy', message }] });

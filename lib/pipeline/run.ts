@@ -12,6 +12,7 @@ import { addUsage, emptyUsage, type CallUsage, type LlmClient, type Usage } from
 import type { Library } from '../retrieval/types';
 import type { PipelineSettings } from '../settings/schema';
 import { ask } from './ask';
+import { checkPage } from './check-page';
 import { raceAbort, type Ctx } from './context';
 import { inputProblem } from './input';
 import { QueryGuard } from './query-guard';
@@ -97,7 +98,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
       })
       // A tab that cannot be read is reported per tab by retrieve(); nothing to add here.
       .catch(() => undefined);
-    const flow = state.mode === 'verify' ? verifySelection(ctx, state.input) : ask(ctx);
+    const flow = state.mode === 'verify' ? verifySelection(ctx, state.input) : state.mode === 'page' ? checkPage(ctx, state.input) : ask(ctx);
     flow.catch(() => undefined); // when the race below wins, the flow's own rejection is moot
     await raceAbort(flow, signal);
     ended(undefined);

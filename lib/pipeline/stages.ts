@@ -176,7 +176,23 @@ export const checkSettledOf = settledOf(checkSettled, ['verdict', 'corrected', '
 /** The last check also writes the corrected passage. */
 export const checkFinalStage = z.preprocess(withQueryFields, z.object({ ...checkBase, correctedPassage: text }).superRefine(correctionWritten));
 
+/** Check this page: the page's claims, most check-worthy first, each with the query that checks it
+ * (written by a call that saw only the page). A list sent as one string is read as claims. */
+const pageClaimItem = z.object({ claim: text, sentence: text, worthiness: confidence, query: text });
+export const pageClaimsStage = z.object({
+  claims: z.preprocess((v) => {
+    const list = typeof v === 'string' ? splitSentences(v) : v;
+    if (!Array.isArray(list)) return v;
+    return list.map((c) => (typeof c === 'string' ? { claim: c, sentence: c } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).claim));
+  }, z.array(pageClaimItem)),
+});
+
+/** Check this page, one claim: as `check`, but claims are independent (no queries for later
+ * claims) and the corrected text is built in code, so nothing else is written. */
+export const pageCheckStage = z.preprocess(withQueryFields, z.object(checkBase).omit({ nextQueries: true }).superRefine(correctionWritten));
+
 export type GateOut = z.output<typeof gateStage>;
+export type PageClaimsOut = z.output<typeof pageClaimsStage>;
 export type ClaimsOut = z.output<typeof claimsStage>;
 export type DraftOut = z.output<typeof draftStage>;
 export type ReviseOut = z.output<typeof reviseFinalStage>;
@@ -184,7 +200,7 @@ export type CheckOut = z.output<typeof checkFinalStage>;
 
 /** Stable stage names, sent as response_format.json_schema.name (and as the usage stage): the
  * fake LLM server's byStage() and the scripted responders key on these. */
-export type StageName = 'gate' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose';
+export type StageName = 'gate' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose' | 'page-claims' | 'page-check';
 
 /** What LlmClient.json needs for a stage: its name, JSON schema and parser. */
 export interface StageSpec<T> {

@@ -8,7 +8,9 @@ import type { Verdict } from '../verdicts';
 
 export type { Verdict };
 
-export type RunMode = 'ask' | 'verify';
+/** ask: a question; verify: a selection checked claim by claim; page: the article of the page the
+ * user is on, checked claim by claim ("Check this page"). */
+export type RunMode = 'ask' | 'verify' | 'page';
 export type RunStatus = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
 
 export interface PageContext {
@@ -53,7 +55,8 @@ export interface SourceScope {
 }
 
 export interface RunInput {
-  /** The user's question (ask mode) or the selected text (verify mode). */
+  /** The user's question (ask mode), the selected text (verify mode) or the page's visible
+   * article text (page mode). */
   text: string;
   page?: PageContext;
   /** "Check with sources anyway": skip the confidence gate and always retrieve. */
@@ -95,6 +98,11 @@ export interface GateDecision {
   wholeSelection?: boolean;
   /** The question is about the page the user is on: its text is read first (primary source). */
   aboutPage?: boolean;
+  /** Page check: how many check-worthy claims the page gave (set once they are all listed; the
+   * run's steps are the claims checked, at most the budget). */
+  found?: number;
+  /** Page check: the page text was longer than the claims were read from (characters read). */
+  readChars?: number;
 }
 
 
@@ -170,6 +178,9 @@ export interface ClaimResult {
   explanation?: string;
   /** Source numbers (1-based) backing the verdict. */
   sources: number[];
+  /** Page check: a hash of the sentence as the page showed it (./sentence-hash.ts), so a later
+   * visit can tell which checked sentences are still there, unchanged. */
+  sentenceHash?: string;
 }
 
 export type ErrorCode =

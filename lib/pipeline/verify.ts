@@ -17,7 +17,7 @@ import { checkMessages, fallbackQuery } from './prompts';
 import { UNBACKED_NOTE } from './step';
 import { buildSources } from './sources';
 import { checkFinalStage, checkSettledOf, checkStage, stage, type StageSpec } from './stages';
-import type { ClaimResult, RunInput, Verdict } from './types';
+import type { ClaimResult, RunInput, StepState, Verdict } from './types';
 
 function settledClaim(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
   const kept = !changesText(o.verdict);
@@ -120,8 +120,8 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
 
 /** The claims as the panel, the marks and the exports show them: a verdict that rests on no
  * listed source is "unverifiable", whatever the step recorded. */
-export function claimResults(ctx: Ctx, list: SourceList): ClaimResult[] {
-  return stepsOfPart(ctx.run(), undefined).map((s) => {
+export function claimResults(ctx: Ctx, list: SourceList, order: (steps: StepState[]) => StepState[] = (s) => s): ClaimResult[] {
+  return order(stepsOfPart(ctx.run(), undefined)).map((s) => {
     const sources = s.citations.map((id) => list.get(id)?.n).filter((n): n is number => n !== undefined);
     const verdict = backedVerdict(s.verdict ?? 'unverifiable', sources.length);
     const unbacked = verdict !== (s.verdict ?? 'unverifiable');

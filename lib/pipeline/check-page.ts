@@ -1,0 +1,168 @@
+/** Check this page: the article's check-worthy claims, each checked against the user's open tabs
+ * and the web, in parallel.
+ *
+ * 1. One call lists the claims from the page's visible text alone (./claims.ts), most
+ *    check-worthy first, up to the budget (Settings); each claim is on the run as soon as it has
+ *    streamed, its evidence is fetched at once and its check starts.
+ * 2. Each claim is a chain of one step (./step.ts: retrieval rounds, the Refiner, the check,
+ *    citations validated in code). Claims do not depend on each other, so up to CONCURRENCY are
+ *    checked at a time (one for a model that answers one request at a time). They share the run's
+ *    library (one reading of the open tabs) and one retrieval cache, so a query two claims share is
+ *    searched once.
+ * 3. What may reach the web: only the claims call's queries (or queries made in code from its
+ *    claims). A check reads other tabs' passages, so a further round it asks for searches the open
+ *    tabs only. The page itself is never evidence for itself.
+ * 4. The result — verdicts, the corrected text, the marks — is built in code from the checks
+ *    (./corrected-text.ts), as for a selection.
+ *
+ * Resuming: the claims list is redone if it was cut off (its gate event has no `found` yet);
+ * claims already checked are kept and the others are checked. */
+import { LlmError } from '../llm/errors';
+import { changesText, isVerdict } from '../verdicts';
+import { stripMarkers } from './citations';
+import { libraryCatalogue } from './catalogue';
+import type { Chain, StepCaller, StepSettled } from './chain';
+import { extractPageClaims, type PageClaim } from './claims';
+import { isDone, stepsOfPart, type Ctx } from './context';
+import { buildCorrectedText } from './corrected-text';
+import { pageCheckMessages } from './page-prompts';
+import { RetrievalCache } from './retrieval-cache';
+import { sentenceHash } from './sentence-hash';
+import { buildSources } from './sources';
+import { pageCheckStage, stage } from './stages';
+import { plannedQuery, reviseStep } from './step';
+import type { GateDecision, PageContext, RunInput, StepState } from './types';
+import { claimResults } from './verify';
+
+/** Claims checked at once. Four keeps a page of twelve within a few model round trips without
+ * flooding a local server (bench/README.md, part 6). */
+export const CONCURRENCY = 4;
+
+/** What a claim whose check reply could not be read shows (the others go on). */
+export const UNREADABLE_CHECK_NOTE = 'The model\'s reply for this claim could not be read, so it was not checked.';
+
+function pageCaller(ctx: Ctx, page: PageContext | undefined, catalogue: Awaited<ReturnType<typeof libraryCatalogue>>): StepCaller {
+  return {
+    prompt: (a) =>
+      pageCheckMessages({
+        claim: a.step.draft,
+        sentence: a.step.sentence ?? a.step.draft,
+        title: page?.title ?? '',
+        query: a.query,
+        round: a.round,
+        finalRound: a.finalRound,
+        passages: a.passages,
+        catalogue,
+      }),
+    async call(a, messages, partial, signal) {
+      const out = await ctx.llm.json({
+        ...stage('page-check', pageCheckStage),
+        messages,
+        temperature: 0,
+        maxTokens: 600,
+        signal,
+        onUsage: ctx.onUsage,
+        onPartial: (p) => {
+          const o = (p ?? {}) as Record<string, unknown>;
+          const verdict = typeof o.verdict === 'string' ? o.verdict.trim().toLowerCase() : '';
+          partial({ kept: isVerdict(verdict) ? !changesText(verdict) : undefined, revised: typeof o.corrected === 'string' ? o.corrected : undefined });
+        },
+      });
+      const kept = !changesText(out.verdict);
+      const settled: StepSettled = {
+        kept,
+        revised: !kept && out.corrected ? stripMarkers(out.corrected) : a.step.draft,
+        citations: out.citations,
+        sufficient: out.sufficient,
+        retryQuery: out.retryQuery,
+        verdict: out.verdict,
+        note: out.explanation || undefined,
+      };
+      return { ...settled, nextQueries: [], final: '' };
+    },
+  };
+}
+
+/** A small queue: at most `n` of the given tasks run at once, in the order they were added. */
+function limiter(n: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= n) await new Promise<void>((r) => waiting.push(r));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export async function checkPage(ctx: Ctx, input: RunInput): Promise<void> {
+  if (ctx.run().answerFinal && ctx.run().claims) return; // resumed after the end
+  const page = input.page;
+  const text = input.text.trim();
+  const k = Math.max(1, ctx.settings.passagesPerStep);
+  const cache = new RetrievalCache(ctx, page, { webRoundOneOnly: true });
+  // The catalogue (open tabs' titles) only helps the checks' further rounds, which stay local.
+  const caller = libraryCatalogue(ctx).then((catalogue) => pageCaller(ctx, page, catalogue));
+  const limit = limiter(ctx.llm.serial ? 1 : CONCURRENCY);
+  const checks: Promise<void>[] = [];
+  const failure = new AbortController();
+  const check = (index: number) => {
+    const p = limit(async () => {
+      if (failure.signal.aborted) return;
+      const chain: Chain = { question: '', caller: await caller, streamFinal: false, verify: true, cache };
+      try {
+        await reviseStep(ctx, chain, [index], 0);
+      } catch (err) {
+        // One claim the model garbled does not sink the others: it says it was not checked.
+        if (!(err instanceof LlmError && err.info.code === 'bad-output') || ctx.signal.aborted) throw err;
+        const step = ctx.run().steps.find((s) => s.index === index) as StepState;
+        ctx.emit({ type: 'step-done', index, revised: step.draft, status: 'malformed', citations: [], verdict: 'unverifiable', note: UNREADABLE_CHECK_NOTE });
+      }
+    });
+    // The first failure ends the run; the checks still queued do not start.
+    checks.push(p.catch((err: unknown) => (failure.abort(), Promise.reject(err))));
+  };
+
+  if (ctx.run().gate?.found === undefined) {
+    // A list cut off by a worker restart is made again from the start.
+    if (ctx.run().steps.length) ctx.emit({ type: 'draft', steps: [] });
+    const decision: GateDecision = { label: 'clear', beta: 0, betaThreshold: ctx.settings.betaThreshold, retrieve: true };
+    if (!ctx.run().gate) ctx.emit({ type: 'gate', decision });
+    const onClaim = (c: PageClaim) => {
+      // Written from the page alone: its words and its query may go to the web.
+      ctx.guard?.vouch(c.claim, c.query);
+      const index = ctx.run().steps.length;
+      ctx.emit({ type: 'draft', append: true, steps: [{ text: c.claim, sentence: c.sentence, index }] });
+      ctx.emit({ type: 'query', index, round: 1, query: c.query });
+      cache.prefetch(c.query, k * 2);
+      check(index);
+    };
+    const { found, readChars } = await extractPageClaims(ctx, { text, page, budget: Math.max(1, ctx.settings.pageClaims), onClaim });
+    ctx.emit({ type: 'gate', decision: { ...decision, found, ...(readChars ? { readChars } : {}) } });
+  } else {
+    // Resumed: these were written from the page alone when the list was made.
+    const steps = stepsOfPart(ctx.run(), undefined);
+    ctx.guard?.vouch(...steps.flatMap((s) => [s.draft, plannedQuery(s, '')]));
+    for (const s of steps) if (!isDone(s)) check(s.index);
+  }
+  await Promise.all(checks);
+  emitResult(ctx, text);
+}
+
+function emitResult(ctx: Ctx, text: string): void {
+  const at = (s: StepState) => {
+    const i = text.indexOf(s.sentence ?? s.draft);
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  // The report lists the claims in page order, and its sources are numbered in that order.
+  const pageOrder = (steps: StepState[]) => [...steps].sort((a, b) => at(a) - at(b) || a.index - b.index);
+  const { sources, list } = buildSources(ctx, '', new Map(), { stepsFirst: true, order: pageOrder });
+  const claims = claimResults(ctx, list, pageOrder).map((c) => ({ ...c, sentenceHash: sentenceHash(c.sentence) }));
+  const built = buildCorrectedText(text, claims);
+  ctx.emit({ type: 'claims', claims, corrected: built.text });
+  ctx.emit({ type: 'answer', markdown: built.markdown, sources });
+}
