@@ -1,5 +1,7 @@
-/** The one tooltip of the page marks: the verdict, and where the details are (the side panel).
- * Its host is a <div> with a closed shadow root; only trusted (user-made) events work it. */
+/** The one tooltip of the page marks: the verdict, what it means, and "Show in Ratify" (the claim
+ * in the side panel, where its correction and sources are). Its host is a <div> with a closed
+ * shadow root; only trusted (user-made) events work it. It is placed where it covers no other
+ * mark: below or above the line, pushed past any mark in the way, else beside the mark. */
 import { VERDICT_ICON, type MarkLabels } from './labels';
 import { TOOLTIP_CSS } from './styles';
 import type { MarkVerdict } from './types';
@@ -15,6 +17,18 @@ export interface TooltipDeps<E> {
   /** The mark's piece that takes focus. */
   firstOf(entry: E): HTMLElement | undefined;
   verdictOf(entry: E): MarkVerdict;
+  /** Where the other marks are (viewport rectangles): the tooltip must not cover them. */
+  others?(entry: E): DOMRect[];
+  /** "Show in Ratify": opens this mark's claim in the panel. */
+  onShow?(entry: E): void;
+}
+
+type Box = { left: number; top: number; width: number; height: number };
+
+function overlap(a: Box, r: DOMRect): number {
+  const w = Math.min(a.left + a.width, r.right) - Math.max(a.left, r.left);
+  const h = Math.min(a.top + a.height, r.bottom) - Math.max(a.top, r.top);
+  return w > 0 && h > 0 ? w * h : 0;
 }
 
 /** One tooltip: the verdict, and where the details are (the side panel). */
@@ -66,18 +80,40 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
     hideTimer = undefined;
   }
 
-  /** Below the line the pointer is on (or the mark's first line), above it when there is no room. */
+  /** Below the line the pointer is on (or the mark's first line), else above it, each pushed past
+   * the marks in the way, else beside the mark: the first place that covers no other mark and fits
+   * in the window; if none does, the one that covers least. */
   function place() {
     if (!current || !box || !win) return;
     const rects = [...current.anchor.getClientRects()];
     const p = current.point;
     const line = (p && rects.find((r) => p.y >= r.top - 2 && p.y <= r.bottom + 2)) ?? rects[0] ?? current.anchor.getBoundingClientRect();
     const { width, height } = box.getBoundingClientRect();
-    const left = Math.max(8, Math.min((p?.x ?? line.left) - 16, win.innerWidth - width - 8));
-    let top = line.bottom + 6;
-    if (top + height > win.innerHeight - 8 && line.top - height - 6 >= 8) top = line.top - height - 6;
-    box.style.left = `${Math.round(left)}px`;
-    box.style.top = `${Math.round(top)}px`;
+    const avoid = [...(deps.others?.(current.entry) ?? []), ...rects.filter((r) => r !== line)];
+    const fits = (b: Box) => b.left >= 4 && b.top >= 4 && b.left + b.width <= win.innerWidth - 4 && b.top + b.height <= win.innerHeight - 4;
+    const cost = (b: Box) => avoid.reduce((n, r) => n + overlap(b, r), 0);
+    const clampX = (x: number) => Math.max(8, Math.min(x, win.innerWidth - width - 8));
+    const lefts = [...new Set([clampX((p?.x ?? line.left) - 16), clampX(line.left), 8, clampX(win.innerWidth)])];
+    const candidates: Box[] = [];
+    for (const left of lefts)
+      for (const dir of [1, -1]) {
+        let top = dir > 0 ? line.bottom + 6 : line.top - height - 6;
+        // Pushed past the marks it would cover, a few times at most.
+        for (let i = 0; i < 6; i++) {
+          const b = { left, top, width, height };
+          candidates.push(b);
+          const hit = avoid.filter((r) => overlap(b, r) > 0);
+          if (!hit.length) break;
+          top = dir > 0 ? Math.max(...hit.map((r) => r.bottom)) + 6 : Math.min(...hit.map((r) => r.top)) - height - 6;
+        }
+      }
+    const whole = current.anchor.getBoundingClientRect();
+    candidates.push({ left: whole.right + 8, top: line.top, width, height }, { left: whole.left - width - 8, top: line.top, width, height });
+    const dist = (b: Box) => Math.abs(b.top - line.bottom) + Math.abs(b.left - line.left) / 4;
+    const free = candidates.filter((b) => fits(b) && cost(b) === 0).sort((a, b) => dist(a) - dist(b));
+    const best = free[0] ?? candidates.filter(fits).sort((a, b) => cost(a) - cost(b) || dist(a) - dist(b))[0] ?? (candidates[0] as Box);
+    box.style.left = `${Math.round(best.left)}px`;
+    box.style.top = `${Math.round(best.top)}px`;
   }
 
   function render(box: HTMLElement, verdict: MarkVerdict) {
@@ -96,8 +132,16 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
     head.append(badge, el('span', 'verdict', deps.labels().verdict[verdict]));
     box.setAttribute('aria-labelledby', 'ratify-head');
     box.setAttribute('aria-description', deps.labels().dialog);
-    box.append(head, el('p', 'explanation', deps.labels().details));
+    box.append(head, el('p', 'explanation', deps.labels().details[verdict]));
     const actions = el('div', 'actions');
+    if (deps.onShow) {
+      const show = el('button', 'show', deps.labels().show);
+      show.type = 'button';
+      show.addEventListener('click', (e) => {
+        if (e.isTrusted && current) deps.onShow?.(current.entry);
+      });
+      actions.append(show);
+    }
     const clearBtn = el('button', 'clear', deps.labels().clear);
     clearBtn.type = 'button';
     clearBtn.addEventListener('click', (e) => e.isTrusted && deps.clear());

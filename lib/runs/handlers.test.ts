@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
-import type { PageContext, RunInput, RunMode } from '../pipeline/types';
+import { sentenceHash } from '../pipeline/sentence-hash';
+import type { PageContext, Run, RunInput, RunMode } from '../pipeline/types';
+import type { PageMark } from '../page-marks/types';
 import { createHandlers, type HandlerDeps } from './handlers';
 import type { RunManager } from './run-manager';
 
@@ -11,6 +13,15 @@ function setup() {
   const cancelled: string[] = [];
   const deleted: string[] = [];
   const captured: number[] = [];
+  const drawn: { tabId: number; marks: PageMark[]; runId: string }[] = [];
+  const checked: Run = {
+    ...newRun('c1', 'page', { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } }, Date.now() - 3 * 86_400_000),
+    status: 'done',
+    claims: [
+      { claim: 'The page starts.', sentence: 'Start of the page.', sentenceHash: sentenceHash('Start of the page.'), verdict: 'supported', sources: [1] },
+      { claim: 'It said less.', sentence: 'It said less.', sentenceHash: sentenceHash('It said less.'), verdict: 'corrected', corrected: 'It said more.', sources: [2] },
+    ],
+  };
   const manager = {
     start: async (mode: RunMode, input: RunInput) => {
       started.push({ mode, input });
@@ -23,7 +34,7 @@ function setup() {
   } as unknown as RunManager;
   const deps: HandlerDeps = {
     manager,
-    getRun: async () => undefined,
+    getRun: async (id) => (id === 'c1' ? checked : undefined),
     setActiveRun: async () => undefined,
     openSource: async () => true,
     deleteRun: async (id) => {
@@ -38,8 +49,15 @@ function setup() {
     },
     threadTurns: async (id) => (id === 't1' ? [{ question: 'Who was Marie Curie?', answer: 'A physicist.' }] : []),
     threadRunIds: async (id) => (id === 't1' ? ['a', 'b'] : []),
+    tabUrl: async (tabId) => (tabId === 4 ? 'https://example.org/a?session=1#top' : undefined),
+    latestPageCheck: async (url) => (url === 'https://example.org/a' ? checked : undefined),
+    showMarks: async (tabId, marks, runId) => {
+      drawn.push({ tabId, marks, runId });
+      return marks.length;
+    },
+    revealMark: async () => true,
   };
-  return { handle: createHandlers(deps), started, cancelled, deleted, captured };
+  return { handle: createHandlers(deps), started, cancelled, deleted, captured, drawn };
 }
 
 describe('request handlers', () => {
@@ -70,5 +88,26 @@ describe('request handlers', () => {
     expect(cancelled).toEqual(['a', 'b']);
     expect(deleted).toEqual(['a', 'b']);
     expect(await handle({ type: 'marks/count', tabId: 3 })).toEqual({ ok: true, value: 2 });
+  });
+
+  it('Check this page reads the tab itself and gives the run its visible text and what names the page, nothing else', async () => {
+    const { handle, started, captured } = setup();
+    const reply = await handle({ type: 'run/start', mode: 'page', input: { text: '' }, pageTabId: 4 });
+    expect(reply.ok).toBe(true);
+    expect(captured).toEqual([4]);
+    expect(started[0]).toEqual({ mode: 'page', input: { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } } });
+    // A page the rules keep out is not checked, and says why.
+    const refused = await handle({ type: 'run/start', mode: 'page', input: { text: '' }, pageTabId: 9 });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'empty-input', message: expect.stringMatching(/does not read this page/) } });
+    expect(started).toHaveLength(1);
+  });
+
+  it('a page checked before is offered again, and only its unchanged sentences are marked again', async () => {
+    const { handle, drawn } = setup();
+    const earlier = await handle({ type: 'page/earlier', tabId: 4 });
+    expect(earlier).toEqual({ ok: true, value: { runId: 'c1', checkedAt: expect.any(Number), counts: { supported: 1, corrected: 1, refuted: 0, unverifiable: 0 }, total: 2, unchanged: 1 } });
+    expect(await handle({ type: 'page/earlier', tabId: 5 })).toEqual({ ok: true, value: null });
+    expect(await handle({ type: 'page/show-earlier', runId: 'c1', tabId: 4 })).toEqual({ ok: true, value: 1 });
+    expect(drawn).toEqual([{ tabId: 4, runId: 'c1', marks: [{ sentence: 'Start of the page.', verdict: 'supported' }] }]);
   });
 });
