@@ -35,7 +35,7 @@ export function HistoryList({ onOpen, onDelete, onClearAll }: { onOpen(lastRunId
             <button type="button" className="history-item" onClick={() => onOpen(th.lastRunId)}>
               <span className="history-text">{th.title}</span>
               <span className="muted small">
-                {fmt.format(th.updatedAt)} · {th.mode === 'verify' ? t('modeVerify') : t('modeAsk')} · {statusText(t, th)}
+                {fmt.format(th.updatedAt)} · {th.mode === 'verify' ? t('modeVerify') : th.mode === 'page' ? t('modePage') : t('modeAsk')} · {statusText(t, th)}
                 {th.runCount > 1 && ` · ${t('questionsInThread', { n: th.runCount })}`}
               </span>
             </button>

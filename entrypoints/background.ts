@@ -53,8 +53,8 @@ export default defineBackground(() => {
     loadSettings: effectiveSettings,
     execute: createExecutor(async (run, settings) =>
       createBrowserLibrary(settings, {
-        // In verify mode the page the selection came from is never evidence for itself.
-        origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
+        // The page a selection came from, or the page being checked, is never evidence for itself.
+        origin: run.mode === 'verify' || run.mode === 'page' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
         scope: run.mode === 'ask' ? run.input.scope : undefined,
         // Asked per run: the user may grant or take back access to sites at any time.
         hostAccess: await hasHostAccess(),
@@ -77,6 +77,7 @@ export default defineBackground(() => {
     },
     threadTurns: (id) => threads.turns(id),
     threadRunIds: (id) => threads.runIds(id),
+    // A tab that closed has no address.
     tabUrl: (tabId) => browser.tabs.get(tabId).then((t) => t.url, () => undefined),
     latestPageCheck: (url) => store.latestPageCheck(url),
     showMarks: async (tabId, marks, runId) => {

@@ -47,6 +47,7 @@ export async function countMarks(tabId: number): Promise<number> {
  * first). False when the tab shows no such mark (reloaded, cleared, never marked). */
 export async function revealMark(tabId: number, sentence: string): Promise<boolean> {
   const tab = await browser.tabs.update(tabId, { active: true });
+  // A window that cannot be focused (Firefox without the windows API in this context) still scrolls.
   if (tab?.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
   const [res] = await browser.scripting.executeScript({
     target: { tabId },
