@@ -60,7 +60,7 @@ export function VerifyReport({ run, actions, focus }: { run: Run; actions: Repor
     <section className="report" aria-label={t('claims')} data-testid="report">
       {items.length > 0 && (
         <p className="report-summary" data-testid="verdict-summary">
-          {summaryText(t, items, live)}
+          {summaryText(t, items)}
         </p>
       )}
       {run.mode === 'page' && !live && run.status === 'done' && !items.length && <p data-testid="no-claims">{t('pageNoClaims')}</p>}

@@ -54,10 +54,10 @@ export function countsText(t: T, counts: Record<Verdict, number>): string {
 }
 
 /** "12 claims: 8 supported · 2 corrected · 1 refuted · 1 unverifiable", or while a page is being
- * checked "7 of 12 checked: …". */
-export function summaryText(t: T, items: ReportItem[], live: boolean): string {
+ * checked (or when its check stopped part-way) "7 of 12 checked: …". */
+export function summaryText(t: T, items: ReportItem[]): string {
   const done = items.filter((i) => i.state === 'done').length;
-  const head = live && done < items.length ? t('summaryChecked', { done, n: items.length }) : items.length === 1 ? t('summaryClaimsOne') : t('summaryClaims', { n: items.length });
+  const head = done < items.length ? t('summaryChecked', { done, n: items.length }) : items.length === 1 ? t('summaryClaimsOne') : t('summaryClaims', { n: items.length });
   const counts = countsText(t, verdictCounts(items));
   return counts ? `${head}: ${counts}` : head;
 }

@@ -56,7 +56,7 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
   const pending = usePending();
   const notice = useNotice();
   const pageTab = sources.page?.tab;
-  const earlier = useEarlierCheck(pageTab?.id, pageTab?.url, `${activeRunId}:${known?.status}`);
+  const [earlier, lookAgain] = useEarlierCheck(pageTab?.id, pageTab?.url, `${activeRunId}:${known?.status}`);
 
   const act = async (f: () => Promise<unknown>): Promise<boolean> => {
     setRequestError(undefined);
@@ -142,7 +142,12 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
       {earlier && pageTab && (
         <EarlierCheck
           earlier={earlier}
-          onShow={() => void act(() => request('page/show-earlier', { runId: earlier.runId, tabId: pageTab.id })).then((ok) => ok && onOpenRun(earlier.runId))}
+          onShow={() =>
+            void act(() => request('page/show-earlier', { runId: earlier.runId, tabId: pageTab.id })).then((ok) => {
+              if (ok) onOpenRun(earlier.runId);
+              lookAgain();
+            })
+          }
           onCheckAgain={checkPage}
         />
       )}

@@ -6,8 +6,9 @@ import { browser, type Browser } from 'wxt/browser';
 import { request } from '@/lib/browser/messaging';
 import type { EarlierCheck } from '@/lib/messages';
 
-export function useEarlierCheck(tabId: number | undefined, url: string | undefined, runKey: string): EarlierCheck | null {
+export function useEarlierCheck(tabId: number | undefined, url: string | undefined, runKey: string): [EarlierCheck | null, () => void] {
   const [earlier, setEarlier] = useState<EarlierCheck | null>(null);
+  const [again, setAgain] = useState(0);
   useEffect(() => {
     setEarlier(null);
     if (tabId === undefined || !url) return;
@@ -28,6 +29,7 @@ export function useEarlierCheck(tabId: number | undefined, url: string | undefin
       browser.tabs.onUpdated.removeListener(onUpdated);
       document.removeEventListener('visibilitychange', look);
     };
-  }, [tabId, url, runKey]);
-  return earlier;
+  }, [tabId, url, runKey, again]);
+  // Look again (its marks were just drawn).
+  return [earlier, () => setAgain((n) => n + 1)];
 }

@@ -178,8 +178,8 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
       }
       owner.set(el, entry);
       observer?.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
-      el.addEventListener('mouseenter', (e) => isTrusted(e) && tip.open(entry, el, e as MouseEvent, false));
-      el.addEventListener('mouseleave', (e) => isTrusted(e) && tip.hideSoon());
+      el.addEventListener('mouseenter', (e) => isTrusted(e) && tip.hover(entry, el, e as MouseEvent));
+      el.addEventListener('mouseleave', (e) => isTrusted(e) && tip.unhover());
     });
     const first = els[0];
     if (!first) return;

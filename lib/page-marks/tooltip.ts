@@ -7,6 +7,8 @@ import { TOOLTIP_CSS } from './styles';
 import type { MarkVerdict } from './types';
 
 const HIDE_DELAY_MS = 250;
+/** How long the pointer must rest on another mark before its tooltip replaces the open one. */
+const SWITCH_DELAY_MS = 180;
 
 export interface TooltipDeps<E> {
   doc: Document;
@@ -39,6 +41,7 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
   let box: HTMLElement | undefined;
   let current: { entry: E; anchor: HTMLElement; point?: { x: number; y: number } } | undefined;
   let hideTimer: ReturnType<typeof setTimeout> | undefined;
+  let switchTimer: ReturnType<typeof setTimeout> | undefined;
   let hovered = false;
 
   const onDocKey = (e: KeyboardEvent) => {
@@ -59,6 +62,8 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
       if (!e.isTrusted) return;
       hovered = true;
       cancelHide();
+      // On the way to the tooltip the pointer may cross other marks: they do not take it over.
+      cancelSwitch();
     });
     box.addEventListener('mouseleave', (e) => {
       if (!e.isTrusted) return;
@@ -73,6 +78,11 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
     if (typeof host.showPopover === 'function') host.setAttribute('popover', 'manual');
     (doc.body ?? doc.documentElement).append(host);
     return { host, box };
+  }
+
+  function cancelSwitch() {
+    if (switchTimer !== undefined) clearTimeout(switchTimer);
+    switchTimer = undefined;
   }
 
   function cancelHide() {
@@ -154,8 +164,25 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
   }
 
   const api = {
+    /** The pointer entered a mark: its tooltip opens, after a moment when another one is open (the
+     * pointer may only be passing over it on the way to that tooltip). */
+    hover(entry: E, anchor: HTMLElement, e: MouseEvent) {
+      cancelSwitch();
+      if (!current || current.entry === entry) return api.open(entry, anchor, e, false);
+      const point = { x: e.clientX, y: e.clientY };
+      switchTimer = setTimeout(() => {
+        switchTimer = undefined;
+        if (!hovered) api.open(entry, anchor, { clientX: point.x, clientY: point.y } as MouseEvent, false);
+      }, SWITCH_DELAY_MS);
+    },
+    /** The pointer left a mark. */
+    unhover() {
+      cancelSwitch();
+      api.hideSoon();
+    },
     open(entry: E, anchor: HTMLElement, e: MouseEvent | undefined, moveFocus: boolean) {
       cancelHide();
+      cancelSwitch();
       const { host, box } = ensure();
       const point = e ? { x: e.clientX, y: e.clientY } : undefined;
       if (current?.entry !== entry) render(box, deps.verdictOf(entry));
@@ -173,6 +200,7 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
     ownedBy: (entry: E) => current?.entry === entry,
     close(returnFocus: boolean) {
       cancelHide();
+      cancelSwitch();
       if (!host?.hasAttribute('data-open')) return;
       const back = current && deps.firstOf(current.entry);
       const hadFocus = returnFocus && host.matches(':focus-within');
