@@ -92,7 +92,8 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
     verdictOf: (e) => e.verdict,
     // The tooltip is placed where it covers no other mark.
     others: (e) => shown.filter((x) => x !== e).flatMap((x) => x.els.flatMap((el) => [...el.getClientRects()])),
-    ...(env.onShow ? { onShow: (e: ShownMark) => runId && env.onShow?.(runId, e.sentence) } : {}),
+    // Offered only for marks that name their run (the worker's).
+    ...(env.onShow ? { onShow: (e: ShownMark) => runId && env.onShow?.(runId, e.sentence), canShow: () => runId !== undefined } : {}),
   });
   const observer = win?.MutationObserver ? new win.MutationObserver((records) => onPageChange(records)) : undefined;
 

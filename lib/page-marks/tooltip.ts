@@ -21,8 +21,9 @@ export interface TooltipDeps<E> {
   verdictOf(entry: E): MarkVerdict;
   /** Where the other marks are (viewport rectangles): the tooltip must not cover them. */
   others?(entry: E): DOMRect[];
-  /** "Show in Ratify": opens this mark's claim in the panel. */
+  /** "Show in Ratify": opens this mark's claim in the panel (offered when `canShow` says so). */
   onShow?(entry: E): void;
+  canShow?(): boolean;
 }
 
 type Box = { left: number; top: number; width: number; height: number };
@@ -144,7 +145,7 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
     box.setAttribute('aria-description', deps.labels().dialog);
     box.append(head, el('p', 'explanation', deps.labels().details[verdict]));
     const actions = el('div', 'actions');
-    if (deps.onShow) {
+    if (deps.onShow && (deps.canShow?.() ?? true)) {
       const show = el('button', 'show', deps.labels().show);
       show.type = 'button';
       show.addEventListener('click', (e) => {
