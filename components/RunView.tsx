@@ -71,7 +71,7 @@ export function RunView({ run, actions, answerRef, focus }: { run: Run; actions:
         {run.mode === 'page' && (
           <p className="run-input page-title" data-testid="run-input">
             {run.input.page?.title || run.input.page?.url}
-            {run.input.page?.url && <span className="small muted page-url"> {run.input.page.url}</span>}
+            {run.input.page?.url && <span className="small muted page-url">{run.input.page.url}</span>}
           </p>
         )}
       </header>

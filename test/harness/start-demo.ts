@@ -192,8 +192,8 @@ Ratify is running${headless ? ' (headless Chromium)' : ''}.
 Local servers:
 ${h.describe().replace(/^/gm, '  ')}
 
-Try it: on the demo page select a sentence, right-click → "Verify with RAT"; or ask in the side
-panel: "${DEMO_QUESTION}"
+Try it: on the demo page select a sentence, right-click → "Verify with RAT"; right-click the page →
+"Check this page" (or Alt+Shift+C); or ask in the side panel: "${DEMO_QUESTION}"
 
 Press Ctrl+C to close the browser and stop the servers.`);
 }
