@@ -16,7 +16,7 @@ export function LiveChecks({ except, onOpen }: { except?: string | null; onOpen(
       {checks.map((r) => (
         <li key={r.id} className="row spread small" data-testid="live-check">
           <span className="spinner" aria-hidden="true" />
-          <span>{t('liveCheck', { title: r.input.page?.title || r.input.page?.url || '', done: r.steps.filter((s) => s.verdict && s.status !== 'running' && s.status !== 'pending').length, n: r.steps.length })}</span>
+          <span>{t('liveCheck', { title: r.input.page?.title || r.input.page?.url || '', done: r.steps.filter((s) => s.verdict).length, n: r.steps.length })}</span>
           <button type="button" onClick={() => onOpen(r.id)}>
             {t('show')}
           </button>

@@ -32,7 +32,8 @@ export function reportItems(run: Run): ReportItem[] {
         claim: s.draft,
         sentence: s.sentence ?? s.draft,
         state: done ? 'done' : s.status === 'running' ? 'checking' : 'waiting',
-        ...(done ? { verdict: s.verdict } : {}),
+        // A verdict lands before its correction and explanation.
+        ...(s.verdict ? { verdict: s.verdict } : {}),
         ...(done && changesText(s.verdict) && s.revised && s.revised !== s.draft ? { corrected: s.revised } : {}),
         ...(done && s.note ? { explanation: s.note } : {}),
         sources: [],
@@ -56,7 +57,7 @@ export function countsText(t: T, counts: Record<Verdict, number>): string {
 /** "12 claims: 8 supported · 2 corrected · 1 refuted · 1 unverifiable", or while a page is being
  * checked (or when its check stopped part-way) "7 of 12 checked: …". */
 export function summaryText(t: T, items: ReportItem[]): string {
-  const done = items.filter((i) => i.state === 'done').length;
+  const done = items.filter((i) => i.verdict).length;
   const head = done < items.length ? t('summaryChecked', { done, n: items.length }) : items.length === 1 ? t('summaryClaimsOne') : t('summaryClaims', { n: items.length });
   const counts = countsText(t, verdictCounts(items));
   return counts ? `${head}: ${counts}` : head;

@@ -46,7 +46,7 @@ export function modelName(t: T, model: string | undefined): string | undefined {
 export function progressText(t: T, run: Run): string {
   if (run.mode === 'page') {
     // "7 of 12 checked": claims whose verdict has landed, of those listed so far.
-    const done = run.steps.filter((s) => s.verdict && s.status !== 'running' && s.status !== 'pending').length;
+    const done = run.steps.filter((s) => s.verdict).length;
     if (!run.steps.length) return t('progressPageList');
     return t(run.gate?.found === undefined ? 'progressPageMore' : 'progressPageChecked', { done, n: run.steps.length });
   }

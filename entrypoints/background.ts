@@ -65,7 +65,7 @@ export default defineBackground(() => {
     },
     // A page check marks each sentence as soon as its verdict lands.
     onEvent: (run, event, settings) => {
-      if (run.mode === 'page' && event.type === 'step-done') void drawMarks(run, marksFromSteps(run), settings);
+      if (run.mode === 'page' && (event.type === 'step-verdict' || event.type === 'step-done')) void drawMarks(run, marksFromSteps(run), settings);
     },
   });
   const threads = threadStore();

@@ -24,7 +24,8 @@ export function marksFromRun(run: Run, keep: (c: ClaimResult) => boolean = () =>
   return merge((run.claims ?? []).filter(keep));
 }
 
-/** The marks of a page check while it runs: each claim as soon as its verdict has landed. */
+/** The marks of a page check while it runs: each claim as soon as its verdict has landed (its
+ * step-verdict, before the correction; or its step-done). */
 export function marksFromSteps(run: Run): PageMark[] {
-  return merge(run.steps.flatMap((s) => (s.verdict && s.status !== 'running' && s.status !== 'pending' ? [{ sentence: s.sentence ?? s.draft, claim: s.draft, verdict: s.verdict }] : [])));
+  return merge(run.steps.flatMap((s) => (s.verdict ? [{ sentence: s.sentence ?? s.draft, claim: s.draft, verdict: s.verdict }] : [])));
 }

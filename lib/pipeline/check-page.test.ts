@@ -57,6 +57,13 @@ describe('check this page', () => {
     expect(r.run.corrected).not.toMatch(/1899|300 metres/);
     expect(r.run.corrected).toContain('In our view she is the greatest scientist');
     expect(r.run.gate).toMatchObject({ found: 5, retrieve: true });
+    // Each verdict is shown (its sentence marked) before its correction and explanation are in.
+    for (const s of r.run.steps) {
+      const shown = r.events.findIndex((e) => e.type === 'step-verdict' && e.index === s.index);
+      const done = r.events.findIndex((e) => e.type === 'step-done' && e.index === s.index);
+      expect(shown, s.draft).toBeGreaterThanOrEqual(0);
+      expect(shown, s.draft).toBeLessThan(done);
+    }
     // Never the page itself as evidence.
     expect(r.run.sources.some((s) => s.url.startsWith(URL) || s.tabId === 9)).toBe(false);
   });

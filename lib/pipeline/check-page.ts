@@ -20,7 +20,6 @@
 import { LlmError } from '../llm/errors';
 import { changesText, isVerdict } from '../verdicts';
 import { stripMarkers } from './citations';
-import { libraryCatalogue } from './catalogue';
 import type { Chain, StepCaller, StepSettled } from './chain';
 import { extractPageClaims, type PageClaim } from './claims';
 import { isDone, stepsOfPart, type Ctx } from './context';
@@ -29,9 +28,9 @@ import { pageCheckMessages } from './page-prompts';
 import { RetrievalCache } from './retrieval-cache';
 import { sentenceHash } from './sentence-hash';
 import { buildSources } from './sources';
-import { pageCheckStage, stage } from './stages';
+import { pageCheckSent, pageCheckSettledOf, pageCheckStage, pageCheckVerdictOf, stage } from './stages';
 import { plannedQuery, reviseStep } from './step';
-import type { GateDecision, PageContext, RunInput, StepState } from './types';
+import type { GateDecision, PageContext, RunInput, StepState, Verdict } from './types';
 import { claimResults } from './verify';
 
 /** Claims checked at once. Four keeps a page of twelve within a few model round trips without
@@ -41,7 +40,20 @@ export const CONCURRENCY = 4;
 /** What a claim whose check reply could not be read shows (the others go on). */
 export const UNREADABLE_CHECK_NOTE = 'The model\'s reply for this claim could not be read, so it was not checked.';
 
-function pageCaller(ctx: Ctx, page: PageContext | undefined, catalogue: Awaited<ReturnType<typeof libraryCatalogue>>): StepCaller {
+function settledOf(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
+  const kept = !changesText(o.verdict);
+  return {
+    kept,
+    revised: !kept && o.corrected ? stripMarkers(o.corrected) : draft,
+    citations: o.citations,
+    sufficient: o.sufficient,
+    retryQuery: o.retryQuery,
+    verdict: o.verdict,
+    note: o.explanation || undefined,
+  };
+}
+
+function pageCaller(ctx: Ctx, page: PageContext | undefined): StepCaller {
   return {
     prompt: (a) =>
       pageCheckMessages({
@@ -52,11 +64,10 @@ function pageCaller(ctx: Ctx, page: PageContext | undefined, catalogue: Awaited<
         round: a.round,
         finalRound: a.finalRound,
         passages: a.passages,
-        catalogue,
       }),
     async call(a, messages, partial, signal) {
       const out = await ctx.llm.json({
-        ...stage('page-check', pageCheckStage),
+        ...stage('page-check', pageCheckStage, { sent: pageCheckSent }),
         messages,
         temperature: 0,
         maxTokens: 600,
@@ -65,20 +76,20 @@ function pageCaller(ctx: Ctx, page: PageContext | undefined, catalogue: Awaited<
         onPartial: (p) => {
           const o = (p ?? {}) as Record<string, unknown>;
           const verdict = typeof o.verdict === 'string' ? o.verdict.trim().toLowerCase() : '';
-          partial({ kept: isVerdict(verdict) ? !changesText(verdict) : undefined, revised: typeof o.corrected === 'string' ? o.corrected : undefined });
+          const settled = pageCheckSettledOf(o);
+          const shown = pageCheckVerdictOf(o);
+          partial({
+            // The verdict is shown (and the sentence marked) before the correction is written.
+            ...(shown ? { verdict: shown } : {}),
+            kept: isVerdict(verdict) ? !changesText(verdict) : undefined,
+            revised: typeof o.corrected === 'string' ? o.corrected : undefined,
+            // The claim is committed (and marked) once its evidence, verdict and correction have
+            // streamed; its explanation follows.
+            ...(settled ? { settled: settledOf({ ...settled, explanation: '', retryQuery: '' }, a.step.draft) } : {}),
+          });
         },
       });
-      const kept = !changesText(out.verdict);
-      const settled: StepSettled = {
-        kept,
-        revised: !kept && out.corrected ? stripMarkers(out.corrected) : a.step.draft,
-        citations: out.citations,
-        sufficient: out.sufficient,
-        retryQuery: out.retryQuery,
-        verdict: out.verdict,
-        note: out.explanation || undefined,
-      };
-      return { ...settled, nextQueries: [], final: '' };
+      return { ...settledOf(out, a.step.draft), nextQueries: [], final: '' };
     },
   };
 }
@@ -105,15 +116,14 @@ export async function checkPage(ctx: Ctx, input: RunInput): Promise<void> {
   const text = input.text.trim();
   const k = Math.max(1, ctx.settings.passagesPerStep);
   const cache = new RetrievalCache(ctx, page, { webRoundOneOnly: true });
-  // The catalogue (open tabs' titles) only helps the checks' further rounds, which stay local.
-  const caller = libraryCatalogue(ctx).then((catalogue) => pageCaller(ctx, page, catalogue));
+  const caller = pageCaller(ctx, page);
   const limit = limiter(ctx.llm.serial ? 1 : CONCURRENCY);
   const checks: Promise<void>[] = [];
   const failure = new AbortController();
   const check = (index: number) => {
     const p = limit(async () => {
       if (failure.signal.aborted) return;
-      const chain: Chain = { question: '', caller: await caller, streamFinal: false, verify: true, cache };
+      const chain: Chain = { question: '', caller, streamFinal: false, verify: true, cache };
       try {
         await reviseStep(ctx, chain, [index], 0);
       } catch (err) {
@@ -141,7 +151,12 @@ export async function checkPage(ctx: Ctx, input: RunInput): Promise<void> {
       cache.prefetch(c.query, k * 2);
       check(index);
     };
-    const { found, readChars } = await extractPageClaims(ctx, { text, page, budget: Math.max(1, ctx.settings.pageClaims), onClaim });
+    // A claim's query streams before the claim: its evidence is fetched meanwhile.
+    const onQuery = (query: string) => {
+      ctx.guard?.vouch(query);
+      cache.prefetch(query, k * 2);
+    };
+    const { found, readChars } = await extractPageClaims(ctx, { text, page, budget: Math.max(1, ctx.settings.pageClaims), onClaim, onQuery });
     ctx.emit({ type: 'gate', decision: { ...decision, found, ...(readChars ? { readChars } : {}) } });
   } else {
     // Resumed: these were written from the page alone when the list was made.

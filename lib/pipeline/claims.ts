@@ -69,6 +69,9 @@ export interface ExtractOptions {
   budget: number;
   /** Each usable claim, in the order the model ranks them (most check-worthy first). */
   onClaim(c: PageClaim): void;
+  /** A claim's query, as soon as it has streamed (before the claim itself, whose evidence it
+   * finds; the claim may still turn out not to be the page's). */
+  onQuery?(query: string): void;
 }
 
 /** Lists the page's claims (streamed to `onClaim`). Returns how many the page gave, and how much
@@ -79,6 +82,7 @@ export async function extractPageClaims(ctx: Ctx, o: ExtractOptions): Promise<{ 
   const seen = new Set<string>();
   let taken = 0;
   let handled = 0;
+  let queried = 0;
   const take = (raw: unknown) => {
     const item = pageClaimsStage.shape.claims.safeParse([raw]);
     const c = item.success ? item.data[0] : undefined;
@@ -102,8 +106,16 @@ export async function extractPageClaims(ctx: Ctx, o: ExtractOptions): Promise<{ 
     onPartial: (p) => {
       const list = (p as Record<string, unknown> | undefined)?.claims;
       if (!Array.isArray(list)) return;
-      // An item is whole once the next one has started.
-      for (; handled < list.length - 1; handled++) take(list[handled]);
+      // A query is whole once the claim after it has started; an item once the next one has.
+      const last = list[list.length - 1] as Record<string, unknown> | undefined;
+      const upTo = list.length - (last && typeof last === 'object' && 'claim' in last ? 0 : 1);
+      for (; queried < Math.min(upTo, o.budget); queried++) {
+        const q = (list[queried] as Record<string, unknown> | undefined)?.query;
+        if (typeof q === 'string' && q.trim()) o.onQuery?.(q.trim());
+      }
+      // A claim is ready once its sentence is (its worthiness, the last field, only ranks it).
+      const ready = list.length - (last && typeof last === 'object' && 'worthiness' in last ? 0 : 1);
+      for (; handled < ready; handled++) take(list[handled]);
     },
   });
   for (; handled < out.claims.length; handled++) take(out.claims[handled]);

@@ -75,10 +75,12 @@ function threadBlock(turns: ThreadTurn[] | undefined): string {
   return `\n\nThe conversation so far (oldest first):\n${dataBlock({ kind: 'conversation' }, text, 4000)}`;
 }
 
-export function passageBlocks(aliases: AliasMap): string {
+/** `around`: each passage cut to `max` characters around the sentence that best matches this text
+ * (a single claim's check needs the fact and its context, not the whole section). */
+export function passageBlocks(aliases: AliasMap, around?: { focus: string; max: number }): string {
   if (!aliases.size) return '(nothing was found)';
   return [...aliases.entries()]
-    .map(([id, p]) => dataBlock({ id, origin: p.origin === 'tab' ? 'open tab' : 'web', title: p.title, url: p.url, section: p.headingPath.join(' › ') || undefined }, p.text, 2500))
+    .map(([id, p]) => dataBlock({ id, origin: p.origin === 'tab' ? 'open tab' : 'web', title: p.title, url: p.url, section: p.headingPath.join(' › ') || undefined }, around ? excerptAround(p, around.focus, around.max) : p.text, around ? around.max + 2 : 2500))
     .join('\n');
 }
 

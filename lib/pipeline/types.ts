@@ -278,6 +278,9 @@ export type RunEvent =
   | { type: 'passages'; index: number; round: number; passages: Passage[]; sufficient?: boolean }
   | { type: 'revision-delta'; index: number; text: string }
   | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string>; queriesPending?: true }
+  /** Check this page: a claim's verdict, on validated citations, as soon as it has streamed (its
+   * sentence is marked); its step-done, with the correction and the explanation, follows. */
+  | { type: 'step-verdict'; index: number; verdict: Verdict; citations: string[] }
   /** A changed step's queries for the later steps, written after it was committed. */
   | { type: 'next-queries'; index: number; queries: { index: number; query: string }[] }
   | { type: 'citation-dropped'; index: number; passageId: string; reason: string }

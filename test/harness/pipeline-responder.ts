@@ -172,11 +172,16 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         const max = Number(/at most (\d+)/.exec(req.system)?.[1] ?? 40);
         const claims = (sc.claims ?? sentences(article).map((x) => ({ claim: x, sentence: x }) as ScenarioClaim)).filter((c) => article.toLowerCase().includes((c.sentence ?? c.claim).toLowerCase()));
         const ranked = [...claims].sort((a, b) => (b.worthiness ?? 0.8) - (a.worthiness ?? 0.8)).slice(0, max);
-        return { json: { claims: ranked.map((c) => ({ claim: c.claim, sentence: c.sentence ?? c.claim, worthiness: c.worthiness ?? 0.8, query: c.query ?? c.claim })) } };
+        return { json: { claims: ranked.map((c) => ({ query: c.query ?? c.claim, claim: c.claim, sentence: c.sentence ?? c.claim, worthiness: c.worthiness ?? 0.8 })) } };
       }
       case 'page-check': {
-        const { nextQueries: _later, ...out } = check(sc, req.system, user, blocks);
-        return { json: out };
+        // A verdict settles the claim; until the evidence does, it is "unverifiable" and asks for
+        // another round (unless this is the last).
+        const { nextQueries: _later, sufficient, ...out } = check(sc, req.system, user, blocks);
+        const last = /this is the last search round/.test(req.system);
+        const claim = line(user, 'Claim') ?? '';
+        if (sufficient || last) return { json: { ...out, retryQuery: '' } };
+        return { json: { citations: [], verdict: 'unverifiable', corrected: claim, explanation: 'The evidence so far does not settle it.', retryQuery: sc.claims?.find((x) => x.claim === claim)?.phrase ?? claim } };
       }
       case 'compose': {
         const ids = blocks.filter((b) => b.attrs.id).map((b) => b.attrs.id);
