@@ -10,11 +10,11 @@ import type { CallUsage, LlmClient } from '../lib/llm/types';
 import { CONCURRENCY } from '../lib/pipeline/check-page';
 import { executeRun } from '../lib/pipeline/run';
 import { newRun } from '../lib/pipeline/run-state';
-import type { Run, RunEvent, RunInput, RunMode } from '../lib/pipeline/types';
+import type { Run, RunEvent, RunInput, RunMode } from '../lib/core/run';
 import { createLibrary } from '../lib/retrieval/library';
 import type { TabsAdapter } from '../lib/retrieval/tabs';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
-import { VERDICTS, type Verdict } from '../lib/verdicts';
+import { VERDICTS, type Verdict } from '../lib/core/verdicts';
 import { startFakeLlm, type Responder } from '../test/harness/fake-llm.ts';
 import { fixtureDocs } from '../test/harness/fixture-corpus.ts';
 import { pipelineResponder } from '../test/harness/pipeline-responder.ts';
@@ -64,7 +64,7 @@ function library(settings: PipelineSettings) {
       return { kind: 'page', page: { url: `https://encyclopedia.example${d.path}`, hash: `h${tab.id}-${d.text.length}`, title: d.title, text: d.text, headings: [], lang: d.lang } };
     },
   };
-  return createLibrary({ search: DEFAULT_SETTINGS.search, privacy: DEFAULT_SETTINGS.privacy, pipeline: settings, tabs, providers: [], origin: { tabId: PAGE.tabId, url: PAGE.url } });
+  return createLibrary({ search: DEFAULT_SETTINGS.search, privacy: DEFAULT_SETTINGS.privacy, pipeline: settings, tabs, providers: [], checked: { tabId: PAGE.tabId, url: PAGE.url } });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;

@@ -1,8 +1,8 @@
 /** A page checked before, offered again when the user is on it: "Checked 3 days ago: 2
  * corrected", how many checked sentences the page still shows unchanged, and the results (marks
  * drawn again on those sentences only) or a new check. */
-import type { EarlierCheck as Earlier } from '@/lib/messages';
-import { VERDICTS } from '@/lib/verdicts';
+import type { EarlierCheck as Earlier } from '@/lib/runs/messages';
+import { VERDICTS } from '@/lib/core/verdicts';
 import { useLang, useT } from './i18n';
 import { countsText } from './report-items';
 

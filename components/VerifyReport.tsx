@@ -4,8 +4,8 @@
  * Clicking a claim brings its mark in the page into view; a mark's "Show in Ratify" brings the
  * claim here (`focus`). */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { changesText } from '@/lib/verdicts';
-import type { Run, Source } from '@/lib/pipeline/types';
+import { changesText } from '@/lib/core/verdicts';
+import type { Run, Source } from '@/lib/core/run';
 import { useT } from './i18n';
 import { SafeMarkdown } from './Markdown';
 import { reportItems, summaryText, type ReportItem } from './report-items';

@@ -1,7 +1,7 @@
 /** The rows of a fact-check report, for a selection or a page: the final claims once the run has
  * them, else (a page check still running) each claim as its check stands, in page order. */
-import { changesText, VERDICTS, type Verdict } from '@/lib/verdicts';
-import type { Run } from '@/lib/pipeline/types';
+import { changesText, VERDICTS, type Verdict } from '@/lib/core/verdicts';
+import type { Run } from '@/lib/core/run';
 import type { T } from './i18n';
 
 export interface ReportItem {

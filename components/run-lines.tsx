@@ -1,7 +1,7 @@
 /** Small lines of a run in plain words: what the gate decided and why, how far the run is, what
  * was asked (long input folded), and how the question was understood (editable). */
 import { useState } from 'react';
-import type { GateDecision, Run } from '@/lib/pipeline/types';
+import type { GateDecision, Run } from '@/lib/core/run';
 import { BUILTIN_MODEL_ID } from '@/lib/llm/builtin-availability';
 import { useT, type T } from './i18n';
 
@@ -23,6 +23,7 @@ export function ConfidenceLine({ run }: { run: Run }) {
   return (
     <div className="gate small muted" data-testid="gate-line">
       <p title={t('conf_limit', { t: pct(g.betaThreshold) })}>{confidenceLine(t, g, run)}</p>
+      {!!run.input.hiddenSentences && <p data-testid="hidden-skipped">{t('hiddenSkipped', { n: run.input.hiddenSentences })}</p>}
       {g.subQuestions && (
         <>
           <p>{t('conf_split', { n: g.subQuestions.length })}</p>

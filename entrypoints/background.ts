@@ -1,6 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
-import { isRequest } from '@/lib/messages';
+import { isRequest } from '@/lib/runs/messages';
 import { capturePage, captureSelection } from '@/lib/browser/page-context';
+import { readPolicy } from '@/lib/retrieval/read-policy';
+import type { PageContext } from '@/lib/core/run';
 import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
 import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
@@ -16,7 +18,7 @@ import { threadStore } from '@/lib/store/threads';
 import { marksFromRun, marksFromSteps } from '@/lib/page-marks/from-run';
 import { isMarkShowMessage, type PageMark } from '@/lib/page-marks/types';
 import { focusClaimItem, panelNoticeItem } from '@/lib/browser/panel-state';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import type { Settings } from '@/lib/settings/schema';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { withBuiltinDefault } from '@/lib/llm/builtin';
@@ -54,7 +56,7 @@ export default defineBackground(() => {
     execute: createExecutor(async (run, settings) =>
       createBrowserLibrary(settings, {
         // The page a selection came from, or the page being checked, is never evidence for itself.
-        origin: run.mode === 'verify' || run.mode === 'page' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
+        checked: run.mode === 'verify' || run.mode === 'page' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
         scope: run.mode === 'ask' ? run.input.scope : undefined,
         // Asked per run: the user may grant or take back access to sites at any time.
         hostAccess: await hasHostAccess(),
@@ -71,19 +73,16 @@ export default defineBackground(() => {
   const threads = threadStore();
   const handle = createHandlers({
     manager,
-    capturePage: async (tabId) => {
+    capturePage: async (tabId, scope) => {
       const { privacy } = await loadSettings();
-      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, privateNetwork: privacy.privateNetwork, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
+      return capturePage(tabId, readPolicy({ privacy, scope, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') }));
     },
     threadTurns: (id) => threads.turns(id),
     threadRunIds: (id) => threads.runIds(id),
     // A tab that closed has no address.
     tabUrl: (tabId) => browser.tabs.get(tabId).then((t) => t.url, () => undefined),
     latestPageCheck: (url) => store.latestPageCheck(url),
-    showMarks: async (tabId, marks, runId) => {
-      const run = await store.get(runId);
-      return run ? drawMarks({ ...run, input: { ...run.input, page: { ...(run.input.page ?? { url: '', title: '' }), tabId } } }, marks, await loadSettings()) : 0;
-    },
+    showMarks: async (tabId, run, keep) => drawMarks({ ...run, input: { ...run.input, page: { ...(run.input.page ?? { url: '', title: '' }), tabId } } }, marksFromRun(run, keep), await loadSettings()),
     // A tab that closed or cannot be scripted has no mark to show.
     revealMark: (tabId, sentence) => revealMark(tabId, sentence).catch(() => false),
     // A tab that closed or cannot be scripted shows no marks.
@@ -132,8 +131,8 @@ export default defineBackground(() => {
     // sidePanel.open must run before any await: it needs the user gesture.
     void openPanel(tab?.id, tab?.windowId);
     void (async () => {
-      const captured = tab ? await captureSelection(tab, selectionText) : { text: selectionText, page: undefined };
-      const run = await manager.start('verify', { text: captured.text, page: captured.page });
+      const captured: { text: string; page?: PageContext; hiddenSentences?: number } = tab ? await captureSelection(tab, selectionText) : { text: selectionText };
+      const run = await manager.start('verify', { text: captured.text, page: captured.page, ...(captured.hiddenSentences ? { hiddenSentences: captured.hiddenSentences } : {}) });
       await activeRunItem.setValue(run.id);
       keepAliveWhile(() => manager.isActive(run.id));
     })();

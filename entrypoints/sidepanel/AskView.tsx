@@ -8,7 +8,7 @@ import { requestHostAccess } from '@/lib/browser/host-access';
 import { NO_SITE_ACCESS } from '@/lib/retrieval/tabs';
 import { runStore } from '@/lib/store/runs';
 import { threadOf, threadStore } from '@/lib/store/threads';
-import type { Run, RunError } from '@/lib/pipeline/types';
+import type { Run, RunError } from '@/lib/core/run';
 import type { LlmSettings } from '@/lib/settings/schema';
 import { Composer } from '@/components/Composer';
 import { currentRun } from '@/components/current-run';
@@ -25,6 +25,8 @@ import { LiveChecks } from '@/components/LiveChecks';
 import type { ClaimFocus } from '@/components/VerifyReport';
 import { useEarlierCheck } from './use-earlier-check';
 import type { Sources } from './use-sources';
+import { unionOrigins, UNKNOWN_ORIGINS } from '@/lib/core/flow';
+import type { TextOrigin } from '@/lib/core/run';
 
 const runs = runStore();
 const threads = threadStore();
@@ -69,11 +71,11 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     }
   };
 
-  const start = (q: { text: string; threadId?: string; pageTabId?: number; asked?: string }) =>
+  const start = (q: { text: string; threadId?: string; pageTabId?: number; asked?: string; origins?: TextOrigin[] }) =>
     act(() =>
       request('run/start', {
         mode: 'ask',
-        input: { text: q.text, ...(q.threadId ? { thread: { id: q.threadId } } : {}), scope: sources.scope, ...(q.asked !== undefined ? { asked: q.asked } : {}) },
+        input: { text: q.text, ...(q.threadId ? { thread: { id: q.threadId } } : {}), scope: sources.scope, ...(q.asked !== undefined ? { asked: q.asked } : {}), ...(q.origins ? { origins: q.origins } : {}) },
         pageTabId: q.pageTabId,
       }),
     );
@@ -123,7 +125,9 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     onAskUnderstood: (understood) =>
       void act(async () => {
         await request('runs/delete', { id: run.id });
-        await start({ text: understood, threadId: threadOf(run), pageTabId: run.input.page?.tabId, asked: run.input.asked ?? run.input.text });
+        // The rewrite keeps the origins of the call that wrote it: only what the user typed counts
+        // as typed (lib/core/flow.ts).
+        await start({ text: understood, threadId: threadOf(run), pageTabId: run.input.page?.tabId, asked: run.input.asked ?? run.input.text, origins: unionOrigins(run.input.origins, run.gate?.origins ?? UNKNOWN_ORIGINS) });
       }),
   });
 

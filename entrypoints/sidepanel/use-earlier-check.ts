@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { browser, type Browser } from 'wxt/browser';
 import { request } from '@/lib/browser/messaging';
-import type { EarlierCheck } from '@/lib/messages';
+import type { EarlierCheck } from '@/lib/runs/messages';
 
 export function useEarlierCheck(tabId: number | undefined, url: string | undefined, runKey: string): [EarlierCheck | null, () => void] {
   const [earlier, setEarlier] = useState<EarlierCheck | null>(null);

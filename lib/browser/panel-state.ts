@@ -2,7 +2,7 @@
  * model was set up (it runs once one is), the sources last chosen, and what the worker asks the
  * panel to show (a claim a page mark's "Show in Ratify" named, a check that could not start). */
 import { storage } from 'wxt/utils/storage';
-import type { RunError, TabScope } from '../pipeline/types';
+import type { RunError, TabScope } from '../core/run';
 
 export interface PendingQuestion {
   text: string;

@@ -5,9 +5,9 @@
  * shown, never linked, and without its query string. */
 import { translate } from '../i18n/messages';
 import { dropBareNumbers, escapeBareNumbers } from '../pipeline/citations';
-import { promptUrl } from '../pipeline/prompts';
-import type { ClaimResult, Run, Source } from '../pipeline/types';
-import { changesText, VERDICT_INFO, VERDICTS, type Verdict } from '../verdicts';
+import { promptUrl } from '../core/url';
+import type { ClaimResult, Run, Source } from '../core/run';
+import { changesText, VERDICT_INFO, VERDICTS, type Verdict } from '../core/verdicts';
 import { sanitizeMarkdown } from './safe-markdown';
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();

@@ -5,6 +5,7 @@ import type { LlmRequest } from '../../test/harness/fake-llm.ts';
 import { newRun } from './run-state';
 import { CONCURRENCY, UNREADABLE_CHECK_NOTE } from './check-page';
 import { sentenceHash } from './sentence-hash';
+import type { WebQuery } from '../core/flow';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -68,25 +69,32 @@ describe('check this page', () => {
     expect(r.run.sources.some((s) => s.url.startsWith(URL) || s.tabId === 9)).toBe(false);
   });
 
-  it('the claims call sees the page and nothing else; the web gets only its queries, once each; further rounds search the open tabs only', async () => {
+  it('the claims call sees the page and nothing else; the web is searched with its queries only, once each; the checks search this computer', async () => {
     world = await startWorld({ claims, roundsNeeded: [1, 1, 1, 1, 2] });
     const secretTab = { url: 'https://bank.example/account', title: 'Account 7731 - Example Bank', text: 'Your account code is 7731-XK. Warsaw branch.', origin: 'tab' as const, tabId: 3 };
     const lib = curieLibrary([eiffelDoc, secretTab]);
-    const r = await runOnce(world, { text: article, page }, lib, { mode: 'page' });
+    const web: string[] = [];
+    const withWeb = { ...lib, searchWeb: async (qs: WebQuery[]) => (web.push(...qs), { sources: [], errors: [] }) };
+    const r = await runOnce(world, { text: article, page }, withWeb, { mode: 'page' });
     expect(r.run.status).toBe('done');
     const listing = world.server.chatRequests().find((q) => q.stage === 'page-claims');
     const prompt = JSON.stringify(listing?.body);
     expect(prompt).toContain('Marie Curie was born in Warsaw in 1867.');
     expect(prompt).not.toMatch(/Example Bank|7731|Account/);
-    // Round 1 of each claim is the claims call's query, and may go to the web; a query two claims
-    // share is retrieved once.
+    // The web: each of the claims call's queries, once (two claims share one); they are the
+    // run's web plan, written from what the user chose to check.
+    const planned = ['Eiffel Tower completion height', 'Marie Curie Nobel 1903', 'Marie Curie birth', 'Warsaw capital'].sort();
+    expect([...web].sort()).toEqual(planned);
+    expect(r.run.webPlan).toEqual({ queries: expect.arrayContaining(planned), origins: ['selected'] });
+    // The checks rank what this computer holds (the tabs, the pages those searches found), round 1
+    // by the same queries, once each…
     const first = lib.requests.filter((q) => (q.round ?? 1) === 1);
-    expect(first.map((q) => q.query).sort()).toEqual(['Eiffel Tower completion height', 'Marie Curie Nobel 1903', 'Marie Curie birth', 'Warsaw capital'].sort());
-    for (const q of first) expect(q.webQuery).toBe(q.query);
-    // The claim that wanted a second round got it, from the open tabs only.
-    const later = lib.requests.filter((q) => (q.round ?? 1) > 1);
-    expect(later.length).toBeGreaterThan(0);
-    for (const q of later) expect(q.webQuery).toBe('');
+    expect(first.map((q) => q.query).sort()).toEqual(planned);
+    // …and the claim that wanted a second round got it there too: nothing a check wrote reached
+    // the web.
+    expect(lib.requests.filter((q) => (q.round ?? 1) > 1).length).toBeGreaterThan(0);
+    for (const q of lib.requests) expect(q.web).toBeUndefined();
+    expect(r.run.origins).toEqual(['selected', 'tab', 'web']);
   });
 
   it(`checks at most ${CONCURRENCY} claims at a time, and more than one`, async () => {

@@ -9,16 +9,17 @@
  *    checked at a time (one for a model that answers one request at a time). They share the run's
  *    library (one reading of the open tabs) and one retrieval cache, so a query two claims share is
  *    searched once.
- * 3. What may reach the web: only the claims call's queries (or queries made in code from its
- *    claims). A check reads other tabs' passages, so a further round it asks for searches the open
- *    tabs only. The page itself is never evidence for itself.
+ * 3. What may reach the web (lib/core/flow.ts): only the claims call's queries, which are the
+ *    run's web plan; the checks rank what the library holds (the open tabs and the pages those
+ *    searches found) on this computer, and a further round a check asks for does too: it has read
+ *    other tabs. The page itself is never evidence for itself.
  * 4. The result — verdicts, the corrected text, the marks — is built in code from the checks
  *    (./corrected-text.ts), as for a selection.
  *
  * Resuming: the claims list is redone if it was cut off (its gate event has no `found` yet);
  * claims already checked are kept and the others are checked. */
 import { LlmError } from '../llm/errors';
-import { changesText, isVerdict } from '../verdicts';
+import { changesText, isVerdict } from '../core/verdicts';
 import { stripMarkers } from './citations';
 import type { Chain, StepCaller, StepSettled } from './chain';
 import { extractPageClaims, type PageClaim } from './claims';
@@ -29,8 +30,10 @@ import { RetrievalCache } from './retrieval-cache';
 import { sentenceHash } from './sentence-hash';
 import { buildSources } from './sources';
 import { pageCheckSent, pageCheckSettledOf, pageCheckStage, pageCheckVerdictOf, stage } from './stages';
-import { plannedQuery, reviseStep } from './step';
-import type { GateDecision, PageContext, RunInput, StepState, Verdict } from './types';
+import { reviseStep } from './step';
+import { searchPlanned } from './web-plan';
+import { toWebQuery } from '../core/flow';
+import type { GateDecision, PageContext, RunInput, StepState, TextOrigin, Verdict } from '../core/run';
 import { claimResults } from './verify';
 
 /** Claims checked at once. Four keeps a page of twelve within a few model round trips without
@@ -115,7 +118,7 @@ export async function checkPage(ctx: Ctx, input: RunInput): Promise<void> {
   const page = input.page;
   const text = input.text.trim();
   const k = Math.max(1, ctx.settings.passagesPerStep);
-  const cache = new RetrievalCache(ctx, page, { webRoundOneOnly: true });
+  const cache = new RetrievalCache(ctx, page);
   const caller = pageCaller(ctx, page);
   const limit = limiter(ctx.llm.serial ? 1 : CONCURRENCY);
   const checks: Promise<void>[] = [];
@@ -137,32 +140,48 @@ export async function checkPage(ctx: Ctx, input: RunInput): Promise<void> {
     checks.push(p.catch((err: unknown) => (failure.abort(), Promise.reject(err))));
   };
 
+  /** The web is searched with the claims call's queries only (flow.ts): that call saw the page's
+   * visible text and nothing else, and the user chose that text by asking for the check. The
+   * searches are the run's web plan; the checks rank what they found, locally. */
+  const searchWeb = (query: string) => {
+    const origins: TextOrigin[] = ['selected'];
+    const web = toWebQuery(query, origins);
+    const plan = ctx.run().webPlan?.queries ?? [];
+    if (!web || plan.includes(query)) return;
+    ctx.emit({ type: 'web-plan', plan: { queries: [...plan, query], origins } });
+    ctx.library
+      .searchWeb?.([web], ctx.signal)
+      .then((r) => {
+        if (r.sources.length || r.errors.length) ctx.emit({ type: 'library', sources: r.sources, errors: r.errors });
+      })
+      // Only a cancel rejects (providers' failures are in the result); the run ends on its own.
+      .catch(() => undefined);
+  };
+
   if (ctx.run().gate?.found === undefined) {
     // A list cut off by a worker restart is made again from the start.
     if (ctx.run().steps.length) ctx.emit({ type: 'draft', steps: [] });
     const decision: GateDecision = { label: 'clear', beta: 0, betaThreshold: ctx.settings.betaThreshold, retrieve: true };
     if (!ctx.run().gate) ctx.emit({ type: 'gate', decision });
     const onClaim = (c: PageClaim) => {
-      // Written from the page alone: its words and its query may go to the web.
-      ctx.guard?.vouch(c.claim, c.query);
       const index = ctx.run().steps.length;
       ctx.emit({ type: 'draft', append: true, steps: [{ text: c.claim, sentence: c.sentence, index }] });
       ctx.emit({ type: 'query', index, round: 1, query: c.query });
+      searchWeb(c.query);
       cache.prefetch(c.query, k * 2);
       check(index);
     };
-    // A claim's query streams before the claim: its evidence is fetched meanwhile.
+    // A claim's query streams before the claim: it is searched, and its evidence ranked, meanwhile.
     const onQuery = (query: string) => {
-      ctx.guard?.vouch(query);
+      searchWeb(query);
       cache.prefetch(query, k * 2);
     };
     const { found, readChars } = await extractPageClaims(ctx, { text, page, budget: Math.max(1, ctx.settings.pageClaims), onClaim, onQuery });
     ctx.emit({ type: 'gate', decision: { ...decision, found, ...(readChars ? { readChars } : {}) } });
   } else {
-    // Resumed: these were written from the page alone when the list was made.
-    const steps = stepsOfPart(ctx.run(), undefined);
-    ctx.guard?.vouch(...steps.flatMap((s) => [s.draft, plannedQuery(s, '')]));
-    for (const s of steps) if (!isDone(s)) check(s.index);
+    // Resumed: the library is new; the recorded searches are made again.
+    searchPlanned(ctx);
+    for (const s of stepsOfPart(ctx.run(), undefined)) if (!isDone(s)) check(s.index);
   }
   await Promise.all(checks);
   emitResult(ctx, text);

@@ -15,7 +15,7 @@ import { fold, locate } from './corrected-text';
 import { pageClaimsMessages } from './page-prompts';
 import { fallbackQuery } from './prompts';
 import { pageClaimsStage, stage } from './stages';
-import type { PageContext } from './types';
+import type { PageContext } from '../core/run';
 
 /** Characters of the page the claims are read from: enough for a long article, within what a
  * small model's context holds. */

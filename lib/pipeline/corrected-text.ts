@@ -11,7 +11,7 @@
  * A passage the model wrote is accepted instead only if it holds every correction and none of the
  * words found false (`acceptsPassage`). */
 import { diffWords } from 'diff';
-import { changesText, type Verdict } from '../verdicts';
+import { changesText, type Verdict } from '../core/verdicts';
 
 export interface ClaimForText {
   claim: string;

@@ -4,7 +4,7 @@
  * so it costs no model call and works in any script. */
 import { rankPassages } from '../retrieval/rank';
 import { tokenize } from '../retrieval/tokenize';
-import type { Passage } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 
 
 function fingerprint(text: string): string {
@@ -31,20 +31,4 @@ export function refine(candidates: Passage[], focus: string, k: number): Passage
   const ranked = unique.map((p, i) => ({ p, s: (scores.get(p.id) ?? 0) / top + (0.01 * (unique.length - i)) / unique.length }));
   ranked.sort((a, b) => b.s - a.s);
   return ranked.slice(0, k).map((r) => r.p);
-}
-
-/** Same document? Used to keep the page under verification out of its own evidence. */
-export function sameDocument(a: string, b: string): boolean {
-  const norm = (u: string) => {
-    try {
-      const x = new URL(u);
-      x.hash = '';
-      const host = x.hostname.toLowerCase().replace(/^www\./, '');
-      const path = x.pathname.replace(/\/+$/, '') || '/';
-      return `${host}${x.port ? `:${x.port}` : ''}${path}${x.search}`;
-    } catch {
-      return u.trim().replace(/#.*$/, '').replace(/\/+$/, '');
-    }
-  };
-  return norm(a) === norm(b);
 }

@@ -3,7 +3,7 @@
  * way and hashed again. A sentence whose text changed (a corrected figure, an edit) no longer
  * matches, so its old verdict is not drawn on new text. */
 import { sentenceSpans } from '../retrieval/passages';
-import { hashText } from '../retrieval/text';
+import { hashText } from '../core/text';
 import { fold } from './corrected-text';
 
 export function sentenceHash(sentence: string): string {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
 import { sentenceHash } from '../pipeline/sentence-hash';
-import type { PageContext, Run, RunInput, RunMode } from '../pipeline/types';
-import type { PageMark } from '../page-marks/types';
+import type { ClaimResult, PageContext, Run, RunInput, RunMode } from '../core/run';
 import { createHandlers, type HandlerDeps } from './handlers';
 import type { RunManager } from './run-manager';
 
@@ -13,7 +12,7 @@ function setup() {
   const cancelled: string[] = [];
   const deleted: string[] = [];
   const captured: number[] = [];
-  const drawn: { tabId: number; marks: PageMark[]; runId: string }[] = [];
+  const drawn: { tabId: number; claims: string[]; runId: string }[] = [];
   const checked: Run = {
     ...newRun('c1', 'page', { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } }, Date.now() - 3 * 86_400_000),
     status: 'done',
@@ -51,9 +50,10 @@ function setup() {
     threadRunIds: async (id) => (id === 't1' ? ['a', 'b'] : []),
     tabUrl: async (tabId) => (tabId === 4 ? 'https://example.org/a?session=1#top' : undefined),
     latestPageCheck: async (url) => (url === 'https://example.org/a' ? checked : undefined),
-    showMarks: async (tabId, marks, runId) => {
-      drawn.push({ tabId, marks, runId });
-      return marks.length;
+    showMarks: async (tabId, run, keep) => {
+      const claims = (run.claims ?? []).filter(keep).map((c: ClaimResult) => c.sentence);
+      drawn.push({ tabId, claims, runId: run.id });
+      return claims.length;
     },
     revealMark: async () => true,
   };
@@ -108,6 +108,6 @@ describe('request handlers', () => {
     expect(earlier).toEqual({ ok: true, value: { runId: 'c1', checkedAt: expect.any(Number), counts: { supported: 1, corrected: 1, refuted: 0, unverifiable: 0 }, total: 2, unchanged: 1 } });
     expect(await handle({ type: 'page/earlier', tabId: 5 })).toEqual({ ok: true, value: null });
     expect(await handle({ type: 'page/show-earlier', runId: 'c1', tabId: 4 })).toEqual({ ok: true, value: 1 });
-    expect(drawn).toEqual([{ tabId: 4, runId: 'c1', marks: [{ sentence: 'Start of the page.', verdict: 'supported' }] }]);
+    expect(drawn).toEqual([{ tabId: 4, runId: 'c1', claims: ['Start of the page.'] }]);
   });
 });

@@ -1,11 +1,9 @@
 import { testConnection } from '../llm/test-connection';
 import { listModels } from '../llm/client';
 import { LlmError, classifyLlmError } from '../llm/errors';
-import type { Reply, Request, RequestMap } from '../messages';
-import { promptUrl } from '../pipeline/prompts';
-import type { PageContext, Run, ThreadTurn } from '../pipeline/types';
-import type { PageMark } from '../page-marks/types';
-import { marksFromRun } from '../page-marks/from-run';
+import type { Reply, Request, RequestMap } from './messages';
+import { promptUrl } from '../core/url';
+import type { ClaimResult, PageContext, Run, SourceScope, ThreadTurn } from '../core/run';
 import { earlierCheck, unchangedIn } from './page-checks';
 import type { RunManager } from './run-manager';
 
@@ -20,7 +18,7 @@ export interface HandlerDeps {
   clearMarks(tabId: number): Promise<void>;
   countMarks(tabId: number): Promise<number>;
   /** The page the user is on, as the model may see it (undefined: it may not be read). */
-  capturePage(tabId: number): Promise<PageContext | undefined>;
+  capturePage(tabId: number, scope: SourceScope | undefined): Promise<PageContext | undefined>;
   /** The finished turns of a thread, oldest first, for resolving a follow-up. */
   threadTurns(threadId: string): Promise<ThreadTurn[]>;
   threadRunIds(threadId: string): Promise<string[]>;
@@ -28,8 +26,9 @@ export interface HandlerDeps {
   tabUrl(tabId: number): Promise<string | undefined>;
   /** The newest finished page check of a page (address without query or fragment). */
   latestPageCheck(url: string): Promise<Run | undefined>;
-  /** Draw a run's marks in a tab; resolves with how many were drawn. */
-  showMarks(tabId: number, marks: PageMark[], runId: string): Promise<number>;
+  /** Draw the marks of a run's claims that `keep` chooses in a tab; resolves with how many were
+   * drawn. */
+  showMarks(tabId: number, run: Run, keep: (c: ClaimResult) => boolean): Promise<number>;
   revealMark(tabId: number, sentence: string): Promise<boolean>;
 }
 
@@ -56,14 +55,14 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
   const handlers: Handlers = {
     'run/start': async ({ mode, input, pageTabId }) => {
       if (mode === 'page') {
-        const page = pageTabId !== undefined ? await deps.capturePage(pageTabId) : undefined;
+        const page = pageTabId !== undefined ? await deps.capturePage(pageTabId, undefined) : undefined;
         if (!page) throw new LlmError({ code: 'empty-input', message: UNREADABLE_PAGE });
         const run = await deps.manager.start('page', pageInput(page));
         await deps.setActiveRun(run.id);
         return run;
       }
       const [page, turns] = await Promise.all([
-        mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId) : Promise.resolve(input.page),
+        mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId, input.scope) : Promise.resolve(input.page),
         input.thread ? deps.threadTurns(input.thread.id) : Promise.resolve(undefined),
       ]);
       const run = await deps.manager.start(mode, {
@@ -99,15 +98,15 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
       const run = url ? await deps.latestPageCheck(promptUrl(url)) : undefined;
       if (!run) return null;
       // Read the page as it is now: only its unchanged sentences count.
-      const page = await deps.capturePage(tabId);
+      const page = await deps.capturePage(tabId, undefined);
       return earlierCheck(run, page?.text ?? '');
     },
     'page/show-earlier': async ({ runId, tabId }) => {
       const run = await existing(runId);
-      const page = await deps.capturePage(tabId);
+      const page = await deps.capturePage(tabId, undefined);
       await deps.setActiveRun(run.id);
       if (!page?.text || run.input.page?.pdf) return 0;
-      return deps.showMarks(tabId, marksFromRun(run, unchangedIn(page.text)), run.id);
+      return deps.showMarks(tabId, run, unchangedIn(page.text));
     },
     'threads/delete': async ({ id }) => {
       for (const runId of await deps.threadRunIds(id)) {

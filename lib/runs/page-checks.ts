@@ -2,10 +2,10 @@
  * sentence it came from. On a later visit the page's visible text is read again and cut into
  * sentences the same way: the panel offers the earlier check ("Checked 3 days ago: 2 corrected"),
  * and its marks are drawn again only on the sentences the page still shows unchanged. */
-import type { EarlierCheck } from '../messages';
+import type { EarlierCheck } from './messages';
 import { sentenceHashes } from '../pipeline/sentence-hash';
-import type { ClaimResult, Run } from '../pipeline/types';
-import { VERDICTS, type Verdict } from '../verdicts';
+import type { ClaimResult, Run } from '../core/run';
+import { VERDICTS, type Verdict } from '../core/verdicts';
 
 /** Which claims of `run` the page text still holds, sentence for sentence. */
 export function unchangedIn(pageText: string): (c: ClaimResult) => boolean {

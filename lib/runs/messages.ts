@@ -1,8 +1,9 @@
 /** The typed protocol between extension pages (side panel, options) and the worker.
  * Requests go over runtime.sendMessage; live run updates over a Port named `run:<id>`. */
-import type { LlmSettings } from './settings/schema';
-import type { Run, RunError, RunInput, RunMode } from './pipeline/types';
-import type { Verdict } from './verdicts';
+import type { ConnectionReport } from '../llm/test-connection';
+import type { LlmSettings } from '../settings/schema';
+import type { Run, RunError, RunInput, RunMode } from '../core/run';
+import type { Verdict } from '../core/verdicts';
 
 /** A page check done on the page the user is on now (the newest one): offered again on a visit. */
 export interface EarlierCheck {
@@ -13,17 +14,6 @@ export interface EarlierCheck {
   total: number;
   /** Checked sentences the page still shows unchanged (only those are marked again). */
   unchanged: number;
-}
-
-export interface ConnectionReport {
-  ok: boolean;
-  /** Models the endpoint lists (may be empty for servers without /models). */
-  models: string[];
-  /** Whether the configured model is among them (undefined when the list is empty). */
-  modelFound?: boolean;
-  /** Milliseconds for the test chat call. */
-  latencyMs?: number;
-  error?: RunError;
 }
 
 export interface RequestMap {
