@@ -148,7 +148,11 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     now,
     cacheTtlMs: opts.webCacheTtlMs ?? 86_400_000,
     hostAccess: opts.hostAccess,
-    onPage: (page, status) => index.add(analysisFor(page, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights)),
+    // The index holds one copy per address: a tab's copy, once read, is not replaced by the web's
+    // (which would then be left out as a tab's duplicate, and the page lost altogether).
+    onPage: (page, status) => {
+      if (!tabDocs.has(documentKey(page.url))) index.add(analysisFor(page, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights));
+    },
   });
 
   const reading = opts.tabs
