@@ -134,7 +134,8 @@ test('Firefox: the add-on answers in the sidebar page with citations and verifie
   const runs = await openPanel(firefox, harness);
   await expect.poll(() => text(runs, '[data-testid=run-status]'), { timeout: 40_000 }).toEqual(['Done']);
   // The selection is kept with the run, folded below its report (the verdicts come first).
-  expect(await runs.$eval('[data-testid=run-input]', (e) => e.textContent?.trim())).toBe(selected.trim());
+  const squash = (t: string | undefined) => (t ?? '').replace(/\s+/g, ' ').trim();
+  expect(squash(await runs.$eval('[data-testid=run-input]', (e) => e.textContent ?? ''))).toBe(squash(selected));
   const verdicts = await runs.$$eval('.claims [data-claim-verdict]', (els) => els.map((e) => e.getAttribute('data-claim-verdict')));
   expect(verdicts.sort()).toEqual(['corrected', 'supported', 'supported']);
   expect((await text(runs, '.claims [data-claim-verdict=corrected]'))[0]).toContain('completed in 1889 and is 330 metres tall');
