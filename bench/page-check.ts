@@ -2,7 +2,7 @@
  * the fake OpenAI-compatible server with part 1's latency model. The page (bench/page-article.ts,
  * 12 claims) is checked by the product's executeRun in page mode; the baseline verifies each
  * claim's sentence as its own selection (executeRun in verify mode), as a reader would without
- * the feature. Both read the fixture articles as open tabs through lib/retrieval's library, and
+ * the feature; the scripted model searches the same query for a claim either way. Both read the fixture articles as open tabs through lib/retrieval's library, and
  * every retrieval pays one search and one page fetch, as in part 1. A budget sweep on a 20-claim
  * page shows what the budget setting costs. */
 import { createLlmClient } from '../lib/llm/client';
@@ -148,7 +148,7 @@ export async function runPageCheckBench(o: BenchOptions, log: (s: string) => voi
     const text = articleText(n);
     // In page order, as a reader goes down the page selecting one sentence after another.
     const inPage = ARTICLE_CLAIMS.slice(0, n).sort((a, b) => text.indexOf(a.sentence!) - text.indexOf(b.sentence!));
-    for (const [i, c] of inPage.entries()) runs.push(await run(`${key}:${i}`, 'verify', { text: c.sentence!, page: { ...PAGE, surrounding: text.slice(0, 2000) } }, pipelineResponder({ claims: [c] }), settings(n), t0, acc));
+    for (const [i, c] of inPage.entries()) runs.push(await run(`${key}:${i}`, 'verify', { text: c.sentence!, page: { ...PAGE, surrounding: text.slice(0, 2000) } }, pipelineResponder({ claims: [c], searches: [c.query!] }), settings(n), t0, acc));
     return metrics(runs, acc, performance.now() - t0);
   };
 

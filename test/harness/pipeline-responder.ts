@@ -169,7 +169,7 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
       case 'claims': {
         const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
         const claims = sc.claims ?? sentences(selection).map((s) => ({ claim: s, sentence: s }));
-        return { json: { label: 'clear', claims: claims.map((c) => ({ claim: c.claim, sentence: c.sentence ?? c.claim })), confidence: 0.5, query: claims[0]?.claim ?? selection } };
+        return { json: { label: 'clear', claims: claims.map((c) => ({ claim: c.claim, sentence: c.sentence ?? c.claim })), confidence: 0.5, query: claims[0]?.query ?? claims[0]?.claim ?? selection } };
       }
       case 'check':
         return { json: check(sc, req.system, user, blocks) };
