@@ -71,6 +71,10 @@ export default defineConfig({
         suggested_key: { default: 'Alt+Shift+V' },
         description: '__MSG_verifyCommand__',
       },
+      'check-page': {
+        suggested_key: { default: 'Alt+Shift+C' },
+        description: '__MSG_checkPageCommand__',
+      },
       // Opens the panel: Chrome's action opens the side panel; Firefox toggles the sidebar.
       [browser === 'firefox' ? '_execute_sidebar_action' : '_execute_action']: {
         suggested_key: { default: 'Alt+Shift+R' },

@@ -15,6 +15,8 @@ import { formatManyTabs, type ManyTabsRow } from './extension/many-tabs-format';
 import { manyTabsPart } from './external';
 import { loadQuestions } from './questions';
 import { formatPart5, summarizeSpeculation, type SpeculationSummary } from './speculation-summary';
+import { runPageCheckBench, type PageCheckBench } from './page-check';
+import { formatPart6, summarizePageCheck, type Part6Summary } from './page-check-summary';
 import { table } from './table';
 
 export { table };
@@ -30,6 +32,8 @@ export interface BenchReport {
   part4: { source: string; measured: boolean; figures?: ExtensionFigures | Record<string, unknown> };
   part4tabs: { source: string; measured: boolean; rows?: ManyTabsRow[] };
   part5: SpeculationSummary;
+  /** Check this page against the same claims as selections one after another, and the budget. */
+  part6: PageCheckBench & { summary: Part6Summary };
   run: { batchSeconds: number; eventLoopDelayMs: PipelineBenchResult['eventLoopDelayMs'] };
   perQuestion: PipelineBenchResult['questions'];
   perQuestionGate: PipelineBenchResult['gate'];
@@ -177,6 +181,7 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
   );
   const pipe = await runPipelineBench(o, log);
   const { part1, part2 } = summarize(pipe);
+  const page = await runPageCheckBench(o, log);
   const p3: ExternalPart = o.skipRetrieval ? { source: 'skipped (--skip-retrieval)', measured: false } : await retrievalPart(true, log, { data: o.data, pages: o.readabilityPages });
   const dev = o.skipRetrieval ? undefined : await runDevsetBench();
   const part3dev = dev ? { source: `bench/retrieval/devset; per question in ${relative(REPO_ROOT, DEVSET_RESULTS_FILE)}`, measured: true, summary: devsetSummary(dev) } : { source: 'skipped (--skip-retrieval)', measured: false };
@@ -200,6 +205,7 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
     part4,
     part4tabs,
     part5: summarizeSpeculation(pipe.speculation, pipe.questions),
+    part6: { ...page, summary: summarizePageCheck(page) },
     run: { batchSeconds: pipe.batchSeconds, eventLoopDelayMs: pipe.eventLoopDelayMs },
     perQuestion: pipe.questions,
     perQuestionGate: pipe.gate,
@@ -218,6 +224,7 @@ export function formatReport(r: BenchReport, perQuestion: boolean): string {
   out.push(`4. The extension in Chromium\n${formatPart4(r.part4)}`);
   out.push(`4b. As fast with a hundred tabs as with one (the extension in Chromium, part 1's latency model)\n${r.part4tabs.rows ? formatManyTabs(r.part4tabs.rows) : r.part4tabs.source}`);
   out.push(`5. Speculative revision against sequential (${r.options.speculationQuestions} questions, ${r.options.steps} steps, 0/1/3/6 of them changed by the model)\n${formatPart5(r.part5)}`);
+  out.push(`6. Check this page against checking its claims as selections, one after another (latency as part 1)\n${formatPart6(r.part6)}`);
   out.push(`batch: ${r.run.batchSeconds.toFixed(1)} s real; event-loop delay p50 ${r.run.eventLoopDelayMs.p50.toFixed(1)} ms, p99 ${r.run.eventLoopDelayMs.p99.toFixed(1)} ms`);
   return out.join('\n\n');
 }

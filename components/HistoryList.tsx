@@ -59,7 +59,7 @@ export function HistoryList({ onOpen, onDelete, onRestore, onClearAll }: { onOpe
                 </span>
               )}
               <span className="muted small">
-                {fmt.format(th.updatedAt)} · {th.mode === 'verify' ? t('modeVerify') : t('modeAsk')} · {statusText(t, th)}
+                {fmt.format(th.updatedAt)} · {th.mode === 'verify' ? t('modeVerify') : th.mode === 'page' ? t('modePage') : t('modeAsk')} · {statusText(t, th)}
                 {th.runCount > 1 && ` · ${t('questionsInThread', { n: th.runCount })}`}
               </span>
             </button>

@@ -1,5 +1,6 @@
 /** English UI strings: the reference. Every other language has every key (the type checker
  * enforces it); verdict labels come from ./verdict-labels.ts, shared with the page marks. */
+import { checkEn } from './check-messages';
 import { verdictMessages } from './verdict-labels';
 
 export const en = {
@@ -345,4 +346,5 @@ export const en = {
   modelHint: 'Test connection lists the server’s models.',
   statusAll: 'Status',
   ...verdictMessages('en'),
+  ...checkEn,
 } as const;

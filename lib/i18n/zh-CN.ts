@@ -1,5 +1,6 @@
 /** Simplified Chinese UI strings. */
 import type { Messages } from './messages';
+import { checkZhCN } from './check-messages';
 import { verdictMessages } from './verdict-labels';
 
 export const zhCN: Messages = {
@@ -338,4 +339,5 @@ export const zhCN: Messages = {
   modelHint: '“测试连接”会列出服务器上的模型。',
   statusAll: '状态',
   ...verdictMessages('zh-CN'),
+  ...checkZhCN,
 };

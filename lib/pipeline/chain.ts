@@ -51,6 +51,8 @@ export interface StepCallPartial {
   /** Everything the step is committed on, once the model has written it all (before the later
    * steps' queries and the final output). */
   settled?: StepSettled;
+  /** The verdict and the citations it rests on, once both have streamed (before the correction). */
+  verdict?: { verdict: Verdict; citations: CitedSpan[] };
 }
 
 /** A step's reply without the later steps' queries and the final output. */

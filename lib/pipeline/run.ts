@@ -13,6 +13,7 @@ import type { CallUsage, LlmClient } from '../llm/types';
 import type { Library } from '../retrieval/types';
 import type { PipelineSettings } from '../settings/schema';
 import { ask } from './ask';
+import { checkPage } from './check-page';
 import { raceAbort, type Ctx } from './context';
 import { inputProblem } from './input';
 import { contextOrigins, unionOrigins } from '../core/flow';
@@ -102,7 +103,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
       })
       // A tab that cannot be read is reported per tab by retrieve(); nothing to add here.
       .catch(() => undefined);
-    const flow = state.mode === 'verify' ? verifySelection(ctx, state.input) : ask(ctx);
+    const flow = state.mode === 'verify' ? verifySelection(ctx, state.input) : state.mode === 'page' ? checkPage(ctx, state.input) : ask(ctx);
     flow.catch(() => undefined); // when the race below wins, the flow's own rejection is moot
     await raceAbort(flow, signal);
     ended(undefined);

@@ -130,6 +130,20 @@ describe('the library', () => {
     expect(f.passages).toHaveLength(2);
   });
 
+  it('a page open as a tab and found on the web is evidence from the tab, whichever was read first', async () => {
+    // The fixture site's Eiffel Tower article is both an open tab and what the web search finds.
+    const url = site.url('/articles/eiffel-tower.html');
+    const tab = tabPage(1, url, 'Eiffel Tower – my tab', 'The tower was completed in March 1889 and is 330 metres tall.');
+    for (const webFirst of [false, true]) {
+      const l = lib([tab]);
+      if (webFirst) await l.searchWeb?.([typedQuery('Eiffel Tower')]);
+      await l.prepare();
+      if (!webFirst) await l.searchWeb?.([typedQuery('Eiffel Tower')]);
+      const r = await l.retrieve({ query: 'Eiffel Tower completed 330 metres', k: 4 });
+      expect(r.passages[0], webFirst ? 'web first' : 'tab first').toMatchObject({ origin: 'tab', tabId: 1, url });
+    }
+  });
+
   it('drops near-duplicates across tabs and search', async () => {
     const text = 'The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris. It is named after the engineer Gustave Eiffel, whose company designed and built the tower.';
     const l = lib([tabPage(1, 'https://a.example/', 'Eiffel', text), tabPage(2, 'https://b.example/', 'Eiffel copy', text)], { providers: [] });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
-import type { PageContext, Run, RunInput, RunMode } from '../core/run';
+import { sentenceHash } from '../pipeline/sentence-hash';
+import type { ClaimResult, PageContext, Run, RunInput, RunMode } from '../core/run';
 import { createHandlers, type HandlerDeps } from './handlers';
 import type { RunManager } from './run-manager';
 
@@ -13,6 +14,15 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
   const cancelled: string[] = [];
   const deleted: string[] = [];
   const captured: number[] = [];
+  const drawn: { tabId: number; claims: string[]; runId: string }[] = [];
+  const checked: Run = {
+    ...newRun('c1', 'page', { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } }, Date.now() - 3 * 86_400_000),
+    status: 'done',
+    claims: [
+      { claim: 'The page starts.', sentence: 'Start of the page.', sentenceHash: sentenceHash('Start of the page.'), verdict: 'supported', sources: [1] },
+      { claim: 'It said less.', sentence: 'It said less.', sentenceHash: sentenceHash('It said less.'), verdict: 'corrected', corrected: 'It said more.', sources: [2] },
+    ],
+  };
   const manager = {
     start: async (mode: RunMode, input: RunInput) => {
       started.push({ mode, input });
@@ -31,7 +41,7 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
   } as unknown as RunManager;
   const deps: HandlerDeps = {
     manager,
-    getRun: async (id) => stored.get(id),
+    getRun: async (id) => stored.get(id) ?? (id === 'c1' ? checked : undefined),
     setActiveRun: async () => undefined,
     openSource: async () => true,
     deleteRun: async (id) => {
@@ -48,8 +58,16 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
     },
     threadTurns: async (id) => (id === 't1' ? [{ question: 'Who was Marie Curie?', answer: 'A physicist.' }] : []),
     threadRunIds: async (id) => (id === 't1' ? ['a', 'b'] : []),
+    tabUrl: async (tabId) => (tabId === 4 ? 'https://example.org/a?session=1#top' : undefined),
+    latestPageCheck: async (url) => (url === 'https://example.org/a' ? checked : undefined),
+    showMarks: async (tabId, run, keep) => {
+      const claims = (run.claims ?? []).filter(keep).map((c: ClaimResult) => c.sentence);
+      drawn.push({ tabId, claims, runId: run.id });
+      return claims.length;
+    },
+    revealMark: async () => true,
   };
-  return { handle: createHandlers(deps), started, cancelled, deleted, captured, stored };
+  return { handle: createHandlers(deps), started, cancelled, deleted, captured, stored, drawn };
 }
 
 describe('request handlers', () => {
@@ -114,5 +132,26 @@ describe('request handlers', () => {
     const { handle, started } = setup({ stored: [asked] });
     await handle({ type: 'run/again', id: 'q', forceRetrieval: true });
     expect(started[0]?.input).toMatchObject({ page: before, forceRetrieval: true });
+  });
+
+  it('Check this page reads the tab itself and gives the run its visible text and what names the page, nothing else', async () => {
+    const { handle, started, captured } = setup();
+    const reply = await handle({ type: 'run/start', mode: 'page', input: { text: '' }, pageTabId: 4 });
+    expect(reply.ok).toBe(true);
+    expect(captured).toEqual([4]);
+    expect(started[0]).toEqual({ mode: 'page', input: { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } } });
+    // A page the rules keep out is not checked, and says why.
+    const refused = await handle({ type: 'run/start', mode: 'page', input: { text: '' }, pageTabId: 9 });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'empty-input', message: expect.stringMatching(/does not read this page/) } });
+    expect(started).toHaveLength(1);
+  });
+
+  it('a page checked before is offered again, and only its unchanged sentences are marked again', async () => {
+    const { handle, drawn } = setup();
+    const earlier = await handle({ type: 'page/earlier', tabId: 4 });
+    expect(earlier).toEqual({ ok: true, value: { runId: 'c1', checkedAt: expect.any(Number), counts: { supported: 1, corrected: 1, refuted: 0, unverifiable: 0 }, total: 2, unchanged: 1 } });
+    expect(await handle({ type: 'page/earlier', tabId: 5 })).toEqual({ ok: true, value: null });
+    expect(await handle({ type: 'page/show-earlier', runId: 'c1', tabId: 4 })).toEqual({ ok: true, value: 1 });
+    expect(drawn).toEqual([{ tabId: 4, runId: 'c1', claims: ['Start of the page.'] }]);
   });
 });

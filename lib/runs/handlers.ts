@@ -2,7 +2,9 @@ import { testConnection } from '../llm/test-connection';
 import { listModels } from '../llm/client';
 import { LlmError, classifyLlmError } from '../llm/errors';
 import type { Reply, Request, RequestMap } from './messages';
-import type { PageContext, Run, SourceScope, ThreadTurn } from '../core/run';
+import { promptUrl } from '../core/url';
+import type { ClaimResult, PageContext, Run, SourceScope, ThreadTurn } from '../core/run';
+import { earlierCheck, unchangedIn } from './page-checks';
 import type { RunManager } from './run-manager';
 
 export interface HandlerDeps {
@@ -21,7 +23,26 @@ export interface HandlerDeps {
   /** The finished turns of a thread, oldest first, for resolving a follow-up. */
   threadTurns(threadId: string): Promise<ThreadTurn[]>;
   threadRunIds(threadId: string): Promise<string[]>;
+  /** The address the tab shows now (undefined: the tab is gone). */
+  tabUrl(tabId: number): Promise<string | undefined>;
+  /** The newest finished page check of a page (address without query or fragment). */
+  latestPageCheck(url: string): Promise<Run | undefined>;
+  /** Draw the marks of a run's claims that `keep` chooses in a tab; resolves with how many were
+   * drawn. */
+  showMarks(tabId: number, run: Run, keep: (c: ClaimResult) => boolean): Promise<number>;
+  revealMark(tabId: number, sentence: string): Promise<boolean>;
 }
+
+/** Check this page: what the run is given of the page. Only the visible article text and what
+ * names the page; never its selection or a query string. */
+function pageInput(page: PageContext): { text: string; page: PageContext } {
+  return {
+    text: page.text ?? '',
+    page: { url: page.url, title: page.title, ...(page.tabId !== undefined ? { tabId: page.tabId } : {}), ...(page.pdf ? { pdf: true } : {}), ...(page.lang ? { lang: page.lang } : {}) },
+  };
+}
+
+const UNREADABLE_PAGE = 'Ratify does not read this page (a browser page, an excluded site or a private window), so it cannot check it.';
 
 type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promise<RequestMap[K]['res']> };
 
@@ -48,6 +69,13 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
   };
   const handlers: Handlers = {
     'run/start': async ({ mode, input, pageTabId }) => {
+      if (mode === 'page') {
+        const page = pageTabId !== undefined ? await deps.capturePage(pageTabId, undefined) : undefined;
+        if (!page) throw new LlmError({ code: 'empty-input', message: UNREADABLE_PAGE });
+        const run = await deps.manager.start('page', pageInput(page));
+        await deps.setActiveRun(run.id);
+        return run;
+      }
       const [page, turns] = await Promise.all([
         mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId, input.scope) : Promise.resolve(input.page),
         input.thread ? settledTurns(input.thread.id) : Promise.resolve(undefined),
@@ -81,6 +109,22 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
       return true;
     },
     'marks/count': ({ tabId }) => deps.countMarks(tabId),
+    'marks/reveal': ({ tabId, sentence }) => deps.revealMark(tabId, sentence),
+    'page/earlier': async ({ tabId }) => {
+      const url = await deps.tabUrl(tabId);
+      const run = url ? await deps.latestPageCheck(promptUrl(url)) : undefined;
+      if (!run) return null;
+      // Read the page as it is now: only its unchanged sentences count.
+      const page = await deps.capturePage(tabId, undefined);
+      return earlierCheck(run, page?.text ?? '');
+    },
+    'page/show-earlier': async ({ runId, tabId }) => {
+      const run = await existing(runId);
+      const page = await deps.capturePage(tabId, undefined);
+      await deps.setActiveRun(run.id);
+      if (!page?.text || run.input.page?.pdf) return 0;
+      return deps.showMarks(tabId, run, unchangedIn(page.text));
+    },
     'threads/delete': async ({ id }) => {
       const deleted: Run[] = [];
       for (const runId of await deps.threadRunIds(id)) {

@@ -69,6 +69,9 @@ const pipelineSchema = z.object({
   /** Faster answers: revise later steps in parallel, speculatively (uses more model calls when
    * steps change). Off by itself for servers that answer one request at a time. */
   speculate: z.boolean().default(true),
+  /** Check this page: how many of the page's claims are checked, the most check-worthy first
+   * (the default is measured: bench/README.md, part 6). */
+  pageClaims: intIn(1, 40).default(12),
 });
 
 const privacySchema = z.object({

@@ -213,8 +213,8 @@ ${
       ? `The browser has no window${touring ? ' (no display)' : ' (--headless)'}: the servers above keep running for other tools on this
 machine (curl, another browser); to click through the demo yourself, run \`npm start\` where a
 desktop can show a window.`
-      : `Try it: on the demo page select a sentence, right-click → "Verify with RAT"; or ask in the side
-panel: "${DEMO_QUESTION}"`
+      : `Try it: on the demo page select a sentence, right-click → "Verify with RAT"; right-click the page →
+"Check this page" (or Alt+Shift+C); or ask in the side panel: "${DEMO_QUESTION}"`
   }
 
 Press Ctrl+C to close the browser and stop the servers.`);
