@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig } from 'wxt';
+import { BUNDLE_PATCHES, PDFJS_PATCHES, applyPatches, vendorPatches } from './tools/build/vendor-patches';
 
 const require = createRequire(import.meta.url);
+/** Which vendor patches the production build applied (all must be: see build:done). */
+const usedPatches = new Set<string>();
 
 // Host access is needed for: reading open tabs (scripting), calling the user's LLM endpoint and
 // search providers from the worker without CORS headers, and fetching result pages.
@@ -32,6 +36,15 @@ const EXTENSION_PAGES_CSP = [
 
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
+  vite: () => ({
+    plugins: [vendorPatches(usedPatches)],
+    resolve: {
+      // micromark decodes entities like &amp; through an element's innerHTML in its "browser"
+      // build; its plain build looks them up in a table (character-entities) and never touches
+      // the DOM.
+      alias: [{ find: /^decode-named-character-reference$/, replacement: require.resolve('decode-named-character-reference') }],
+    },
+  }),
   hooks: {
     // pdf.js reads PDFs in the offscreen document (Chrome) and the background page (Firefox),
     // loaded from these copies on the first PDF (lib/browser/pdf-reader.ts): as files, not
@@ -39,9 +52,17 @@ export default defineConfig({
     // URL in Firefox's background script, which the extension CSP refuses) and no startup
     // bundle carries 1.7 MB of pdf.js.
     'build:publicAssets': (_wxt, files) => {
+      // Copied with the two reviewed edits of tools/build/vendor-patches.ts.
       for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs']) {
-        files.push({ absoluteSrc: require.resolve(`pdfjs-dist/build/${name}`), relativeDest: `pdfjs/${name}` });
+        const src = require.resolve(`pdfjs-dist/build/${name}`);
+        files.push({ contents: applyPatches(src, readFileSync(src, 'utf8'), PDFJS_PATCHES, usedPatches), relativeDest: `pdfjs/${name}` });
       }
+    },
+    'build:done': (wxt) => {
+      // Production builds only: dev mode (wxt) loads React's development file, which has no patch.
+      if (wxt.config.mode !== 'production') return;
+      const unused = [...BUNDLE_PATCHES, ...PDFJS_PATCHES].filter((p) => !usedPatches.has(p.name));
+      if (unused.length) throw new Error(`vendor patches not applied (dependency changed? review tools/build/vendor-patches.ts): ${unused.map((p) => p.name).join(', ')}`);
     },
   },
   manifest: ({ browser }) => ({
