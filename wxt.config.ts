@@ -34,6 +34,8 @@ const EXTENSION_PAGES_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+const TOOLBAR_ICONS = { 16: 'icon/16.png', 32: 'icon/32.png' };
+
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
   vite: () => ({
@@ -97,10 +99,12 @@ export default defineConfig({
         suggested_key: { default: 'Alt+Shift+R' },
       },
     },
-    action: { default_title: 'Open Ratify' },
+    // The toolbar button and the sidebar show the small icons (public/icon/, drawn from
+    // store/icon-small.svg by `npm run screenshots`).
+    action: { default_title: 'Open Ratify', default_icon: TOOLBAR_ICONS },
     ...(browser === 'firefox'
       ? {
-          sidebar_action: { default_panel: 'sidepanel.html', default_title: 'Ratify' },
+          sidebar_action: { default_panel: 'sidepanel.html', default_title: 'Ratify', default_icon: TOOLBAR_ICONS },
           browser_specific_settings: {
             gecko: {
               id: 'ratify@ratify.dev',
