@@ -104,7 +104,7 @@ export default defineConfig({
     action: { default_title: 'Open Ratify', default_icon: TOOLBAR_ICONS },
     ...(browser === 'firefox'
       ? {
-          sidebar_action: { default_panel: 'sidepanel.html', default_title: 'Ratify', default_icon: TOOLBAR_ICONS },
+          sidebar_action: { default_panel: 'sidepanel.html', default_title: 'Ratify' },
           browser_specific_settings: {
             gecko: {
               id: 'ratify@ratify.dev',
