@@ -11,6 +11,35 @@ const BROWSER_GLOBALS = [
 const BROWSER_IMPORTS = [{ name: 'wxt/browser', message: WHY }];
 const NO_TEST_IMPORTS = [{ group: ['**/test/**', '@/test/**', '~/test/**'], message: 'Shipped code does not import from test/.' }];
 
+// The layers of lib/, bottom first (ARCHITECTURE.md): a folder's shipped files import only from
+// folders in layers below their own; components/ and entrypoints/ sit on top of all of them.
+const WEB_QUERY_MESSAGE = 'Only lib/core/flow.ts toWebQuery makes a WebQuery: what reaches web search is decided by the origins of the text (SECURITY.md).';
+const WEB_QUERY_CASTS = ['TSAsExpression', 'TSTypeAssertion', 'TSSatisfiesExpression'].map((node) => ({ selector: `${node} > TSTypeReference[typeName.name='WebQuery']`, message: WEB_QUERY_MESSAGE }));
+const LAYERS = [['core'], ['net', 'i18n'], ['settings'], ['llm'], ['retrieval'], ['store'], ['pipeline'], ['runs', 'export', 'page-marks'], ['browser']];
+const UPWARD = "imports go one way only, from a layer to the layers below it (ARCHITECTURE.md)";
+/** An import of one of `folders` of lib/, by alias (`@/lib/x`) or relative path (`../x`, `../../lib/x`). */
+const libImport = (folders) => `^(?:[@~]/lib/|(?:\\.\\./)+(?:lib/)?)(?:${folders.join('|')})(?:/|$)`;
+const layerRules = LAYERS.flatMap((layer, i) =>
+  layer.map((folder) => {
+    const above = LAYERS.slice(i).flat().filter((f) => f !== folder);
+    return {
+      files: [`lib/${folder}/**/*.{ts,tsx}`],
+      ignores: ['**/*.test.{ts,tsx}'],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...(above.length ? [{ regex: libImport(above), message: `lib/${folder} is below ${above.map((f) => `lib/${f}`).join(', ')}: ${UPWARD}.` }] : []),
+              { regex: '^(?:[@~]/|(?:\\.\\./)+)(?:components|entrypoints)(?:/|$)', message: `lib/ is below components/ and entrypoints/: ${UPWARD}.` },
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
+
 export default tseslint.config(
   { ignores: ['.output/**', '.wxt/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'public/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -28,7 +57,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Types and globals are TypeScript's job.
       'no-undef': 'off',
+      // A web query is made only by lib/core/flow.ts toWebQuery, from network-safe text (SECURITY.md).
+      'no-restricted-syntax': ['error', ...WEB_QUERY_CASTS],
     },
+  },
+  {
+    // The one place that makes a WebQuery.
+    files: ['lib/core/flow.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     // Shipped code outside the adapters: no browser APIs, nothing from test/.
@@ -57,5 +93,12 @@ export default tseslint.config(
     files: ['lib/browser/**/*.{ts,tsx}', 'entrypoints/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: NO_TEST_IMPORTS }] },
+  },
+  ...layerRules,
+  {
+    // The panel and options components are below the entrypoints that mount them.
+    files: ['components/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^(?:[@~]/|(?:\\.\\./)+)entrypoints(?:/|$)', message: `components/ is below entrypoints/: ${UPWARD}.` }] }] },
   },
 );

@@ -10,7 +10,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLlmClient } from '../lib/llm/client';
 import type { CallUsage } from '../lib/llm/types';
-import { splitPassages } from '../lib/pipeline/testing/memory-library';
+import { splitPassages } from '../test/harness/memory-library';
 import { rankPassages } from '../lib/retrieval/rank';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
 import { resetSpeculationPolicy } from '../lib/pipeline/speculate';

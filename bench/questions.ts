@@ -8,7 +8,7 @@
  * longer than Ratify's "one or two sentences" per step; we do not count that in its favour or
  * against it.) */
 import { readFileSync } from 'node:fs';
-import type { MemoryDoc } from '../lib/pipeline/testing/memory-library';
+import type { MemoryDoc } from '../test/harness/memory-library';
 import { fallbackQuery } from '../lib/pipeline/prompts';
 
 export interface Thought {

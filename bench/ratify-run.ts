@@ -3,8 +3,8 @@
 import type { CallUsage, LlmClient } from '../lib/llm/types';
 import { executeRun } from '../lib/pipeline/run';
 import { newRun } from '../lib/pipeline/run-state';
-import { createMemoryLibrary } from '../lib/pipeline/testing/memory-library';
-import type { RunEvent } from '../lib/pipeline/types';
+import { createMemoryLibrary } from '../test/harness/memory-library';
+import type { RunEvent } from '../lib/core/run';
 import { createLibrary } from '../lib/retrieval/library';
 import type { TabsAdapter } from '../lib/retrieval/tabs';
 import type { Library, RetrieveRequest } from '../lib/retrieval/types';

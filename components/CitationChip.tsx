@@ -1,4 +1,4 @@
-import type { Source } from '@/lib/pipeline/types';
+import type { Source } from '@/lib/core/run';
 import { useT } from './i18n';
 
 /** A numbered citation; opens (or focuses) its source at the cited passage. */

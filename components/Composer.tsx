@@ -4,7 +4,7 @@
  * refused here, above the box, and the text stays. */
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { INPUT_LIMITS } from '@/lib/pipeline/input';
-import type { TabScope } from '@/lib/pipeline/types';
+import type { TabScope } from '@/lib/core/run';
 import { useT } from './i18n';
 import { reasonKey, type ScopeChoice, type ScopePlan, type ScopeTab } from './scope';
 import { SiteIcon } from './SiteIcon';

@@ -1,4 +1,4 @@
-import type { ErrorCode, RunError } from '@/lib/pipeline/types';
+import type { ErrorCode, RunError } from '@/lib/core/run';
 import type { MessageKey } from '@/lib/i18n/messages';
 import { useT } from './i18n';
 import { OllamaCommand } from './setup/OllamaCommand';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { threadToMarkdown, threadToPlainText, toMarkdown, toPlainText } from '@/lib/export/render';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import { useT } from './i18n';
 
 /** Copy one answer (or, with `thread`, the whole conversation) as Markdown with numbered sources or

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { linkCitations, safeUrl, SafeMarkdown } from './Markdown';
-import type { Source } from '@/lib/pipeline/types';
+import type { Source } from '@/lib/core/run';
 
 const source: Source = { n: 1, passageId: 'p1', url: 'https://example.org/a', title: 'A', site: 'example.org', origin: 'web', quote: 'q' };
 const render = (md: string) => renderToStaticMarkup(<SafeMarkdown text={md} sources={[source]} />);

@@ -2,7 +2,7 @@ import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { useMemo } from 'react';
 import { linkKey, sanitizeMarkdown } from '@/lib/export/safe-markdown';
-import type { Source } from '@/lib/pipeline/types';
+import type { Source } from '@/lib/core/run';
 import { CitationChip } from './CitationChip';
 
 const CITE = '#cite-';

@@ -6,7 +6,7 @@ import { parseHTML } from 'linkedom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { curieLibrary, runOnce, startWorld, type TestWorld } from '../test/harness/pipeline-world.ts';
 import { pipelineResponder } from '../test/harness/pipeline-responder.ts';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import { RunView, type RunActions } from './RunView';
 
 let world: TestWorld | undefined;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type Ref } from 'react';
-import { changesText } from '@/lib/verdicts';
+import { changesText } from '@/lib/core/verdicts';
 import { canResume } from '@/lib/pipeline/run-state';
-import type { Run, Source } from '@/lib/pipeline/types';
+import type { Run, Source } from '@/lib/core/run';
 import { ErrorNotice } from './ErrorNotice';
 import { useT, type T } from './i18n';
 import { ConfidenceLine, InputText, modelName, progressText, stoppedAt, UnderstoodAs } from './run-lines';

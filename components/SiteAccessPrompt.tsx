@@ -4,7 +4,7 @@
  * gesture); once granted, "Run again" reads them. */
 import { useState } from 'react';
 import { requestHostAccess } from '@/lib/browser/host-access';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import { NO_SITE_ACCESS } from '@/lib/retrieval/tabs';
 import { useT } from './i18n';
 import { useHostAccess } from './use-host-access';

@@ -1,4 +1,4 @@
-import type { Source } from '@/lib/pipeline/types';
+import type { Source } from '@/lib/core/run';
 import { useT } from './i18n';
 import { SiteIcon } from './SiteIcon';
 

@@ -1,7 +1,7 @@
 /** A conversation: its questions in order, each answered in place; the live one streams (the panel
  * follows its answer unless the user scrolls away). */
 import { useCallback, useRef } from 'react';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import { ExportButtons } from './ExportButtons';
 import { useT } from './i18n';
 import { RunView, type RunActions } from './RunView';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { Passage, SourceStatus } from '@/lib/retrieval/types';
-import type { Run, StepState, Verdict } from '@/lib/pipeline/types';
-import { VERDICT_INFO } from '@/lib/verdicts';
+import type { Passage, SourceStatus } from '@/lib/core/passage';
+import type { Run, StepState, Verdict } from '@/lib/core/run';
+import { VERDICT_INFO } from '@/lib/core/verdicts';
 import { useT, type T } from './i18n';
 import { reasonKey } from './scope';
 import { SiteIcon, siteOf } from './SiteIcon';

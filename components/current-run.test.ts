@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 import { currentRun } from './current-run';
 
 const run = (id: string, thread: string) => ({ id, input: { text: id, thread: { id: thread } } }) as unknown as Run;

@@ -1,5 +1,5 @@
 /** Which run the Ask view is showing, and so which thread a new question joins. */
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 
 /** The stored or live copy of the active run, and nothing else: for a render or two after "New
  * thread" (or after opening another run) both hooks still hold the previous run, and a question

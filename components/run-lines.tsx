@@ -1,7 +1,7 @@
 /** Small lines of a run in plain words: what the gate decided and why, how far the run is, what
  * was asked (long input folded), and how the question was understood (editable). */
 import { useState } from 'react';
-import type { GateDecision, Run } from '@/lib/pipeline/types';
+import type { GateDecision, Run } from '@/lib/core/run';
 import { BUILTIN_MODEL_ID } from '@/lib/llm/builtin-availability';
 import { useT, type T } from './i18n';
 

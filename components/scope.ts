@@ -2,9 +2,9 @@
  * applies when it runs (lib/retrieval/tabs.ts skipReason), so the panel's preview and the run's
  * trace agree. */
 import type { MessageKey } from '@/lib/i18n/messages';
-import type { SourceScope, TabScope } from '@/lib/pipeline/types';
+import type { SourceScope, TabScope } from '@/lib/core/run';
 import { NO_SITE_ACCESS, skipReason, type TabInfo, type TabRules } from '@/lib/retrieval/tabs';
-import { documentUrl } from '@/lib/retrieval/text';
+import { documentUrl } from '@/lib/core/url';
 
 export interface ScopeChoice {
   tabs: TabScope;

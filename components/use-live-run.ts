@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { followRun } from '@/lib/browser/messaging';
 import { applyEvent } from '@/lib/pipeline/run-state';
-import type { Run } from '@/lib/pipeline/types';
+import type { Run } from '@/lib/core/run';
 
 /** A run as the worker sees it: a snapshot (live run, or the stored one) then its events.
  * `generation` follows it afresh: a run continued under the same id (Retry) is live again. */

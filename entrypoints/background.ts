@@ -1,5 +1,5 @@
 import { browser, type Browser } from 'wxt/browser';
-import { isRequest } from '@/lib/messages';
+import { isRequest } from '@/lib/runs/messages';
 import { capturePage, captureSelection } from '@/lib/browser/page-context';
 import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';

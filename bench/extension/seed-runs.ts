@@ -12,8 +12,8 @@
  */
 import type { Page } from '@playwright/test';
 import { newRun } from '../../lib/pipeline/run-state.ts';
-import type { ClaimResult, GateDecision, Run, Source, StepState, Verdict } from '../../lib/pipeline/types.ts';
-import type { Passage, SourceStatus } from '../../lib/retrieval/types.ts';
+import type { ClaimResult, GateDecision, Run, Source, StepState, Verdict } from '../../lib/core/run.ts';
+import type { Passage, SourceStatus } from '../../lib/core/passage.ts';
 import { RatifyDb } from '../../lib/store/db.ts';
 import { summarize, type RunSummary } from '../../lib/store/runs.ts';
 

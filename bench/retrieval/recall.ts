@@ -2,10 +2,10 @@
  * tabs in a fresh library (same tabs reader, passage cutter and ranker as the extension), the
  * query is retrieved for, and the ranked passages are mapped back to documents. */
 import { createLibrary } from '../../lib/retrieval/library';
-import { createMemoryTabs } from '../../lib/retrieval/memory-tabs';
+import { createMemoryTabs } from '../../test/harness/memory-tabs';
 import type { RankWeights } from '../../lib/retrieval/rank';
-import { hashText } from '../../lib/retrieval/text';
-import type { Passage } from '../../lib/retrieval/types';
+import { hashText } from '../../lib/core/text';
+import type { Passage } from '../../lib/core/passage';
 import { DEFAULT_SETTINGS } from '../../lib/settings/schema';
 import type { BenchExample } from './format';
 

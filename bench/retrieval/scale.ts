@@ -2,8 +2,8 @@
  * ~50 KB articles with section headings; the tabs adapter is in memory, so the figures are the
  * library's own work: cutting, tokenizing, indexing and querying. */
 import { createLibrary, clearAnalysisCache } from '../../lib/retrieval/library';
-import { createMemoryTabs, type MemoryTab } from '../../lib/retrieval/memory-tabs';
-import { hashText } from '../../lib/retrieval/text';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
+import { hashText } from '../../lib/core/text';
 import { createMemoryPageCache } from '../../lib/store/page-cache';
 import { DEFAULT_SETTINGS } from '../../lib/settings/schema';
 import type { BenchExample } from './format';

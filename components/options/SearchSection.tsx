@@ -1,5 +1,5 @@
 /** Web search providers, one block per entry of the registry. */
-import { SEARCH_PROVIDERS, type SearchProviderId } from '@/lib/retrieval/search/registry';
+import { SEARCH_PROVIDERS, type SearchProviderId } from '@/lib/settings/search-providers';
 import type { Settings, SettingsProblem } from '@/lib/settings/schema';
 import { useT } from '../i18n';
 import { Field, problemText, Toggle } from './fields';

@@ -1,8 +1,9 @@
-/** Which embeddings model the settings use, found at the endpoint as a run would find it, for the
- * line under the embeddings field. Looked up a moment after the address or name stops changing. */
+/** Which embeddings model the settings use, found at the endpoint as a run would find it (the
+ * worker lists the models, as for the model field), for the line under the embeddings field.
+ * Looked up a moment after the address or name stops changing. */
 import { useEffect, useState } from 'react';
-import { detectEmbeddingModel } from '@/lib/retrieval/endpoint-embeddings';
-import type { EmbeddingChoice } from '@/lib/retrieval/embedding-model';
+import { request } from '@/lib/browser/messaging';
+import { detectEmbeddingModel, type EmbeddingChoice } from '@/lib/retrieval/embedding-model';
 import type { LlmSettings } from '@/lib/settings/schema';
 
 export function useEmbeddingChoice(llm: LlmSettings): EmbeddingChoice | undefined {
@@ -12,7 +13,7 @@ export function useEmbeddingChoice(llm: LlmSettings): EmbeddingChoice | undefine
     if (llm.preset !== 'builtin' && !/^https?:\/\//.test(llm.baseURL)) return;
     let live = true;
     const timer = setTimeout(() => {
-      void detectEmbeddingModel(llm).then((c) => live && setChoice(c));
+      void detectEmbeddingModel(llm, (l) => request('llm/models', { llm: l })).then((c) => live && setChoice(c));
     }, 400);
     return () => {
       live = false;

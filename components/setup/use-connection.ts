@@ -2,8 +2,8 @@
  * then test the one picked with a tiny call. Shared by the welcome card and the settings page. */
 import { useState } from 'react';
 import { request, RequestFailed } from '@/lib/browser/messaging';
-import type { ConnectionReport } from '@/lib/messages';
-import type { RunError } from '@/lib/pipeline/types';
+import type { ConnectionReport } from '@/lib/llm/test-connection';
+import type { RunError } from '@/lib/core/run';
 import type { LlmSettings } from '@/lib/settings/schema';
 
 export type ConnectionState =

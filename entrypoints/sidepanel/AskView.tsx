@@ -6,7 +6,7 @@ import { request, RequestFailed } from '@/lib/browser/messaging';
 import { pendingQuestionItem, type PendingQuestion } from '@/lib/browser/panel-state';
 import { runStore } from '@/lib/store/runs';
 import { threadOf, threadStore } from '@/lib/store/threads';
-import type { Run, RunError } from '@/lib/pipeline/types';
+import type { Run, RunError } from '@/lib/core/run';
 import type { LlmSettings } from '@/lib/settings/schema';
 import { Composer } from '@/components/Composer';
 import { currentRun } from '@/components/current-run';

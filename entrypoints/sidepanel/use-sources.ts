@@ -5,7 +5,7 @@ import { extensionOrigin, listTabs, pageTabOf, panelWindowId, watchTabs, type Pa
 import { panelScopeItem } from '@/lib/browser/panel-state';
 import { skipReason, type TabRules } from '@/lib/retrieval/tabs';
 import type { Settings } from '@/lib/settings/schema';
-import type { SourceScope } from '@/lib/pipeline/types';
+import type { SourceScope } from '@/lib/core/run';
 import { useHostAccess } from '@/components/use-host-access';
 import { planScope, sourceScope, tabsInScope, type ScopeChoice, type ScopePlan } from '@/components/scope';
 

@@ -1,6 +1,6 @@
 /** The library as the extension builds it: real tabs, the offscreen/DOM page reader, the IndexedDB
  * page cache, providers from the settings. One call per run in the worker. */
-import type { SourceScope } from '../pipeline/types';
+import type { SourceScope } from '../core/run';
 import type { Settings } from '../settings/schema';
 import { endpointEmbeddings } from '../retrieval/endpoint-embeddings';
 import { createLibrary, type RatifyLibrary } from '../retrieval/library';

@@ -1,8 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
-import type { Reply, RequestMap, RequestType } from '../messages';
-import { RUN_PORT_PREFIX } from '../messages';
+import type { Reply, RequestMap, RequestType } from '../runs/messages';
+import { RUN_PORT_PREFIX } from '../runs/messages';
 import type { RunUpdate } from '../runs/run-manager';
-import type { RunError } from '../pipeline/types';
+import type { RunError } from '../core/run';
 
 export class RequestFailed extends Error {
   constructor(public readonly error: RunError) {

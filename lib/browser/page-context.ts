@@ -1,6 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
-import type { PageContext } from '../pipeline/types';
-import { promptUrl } from '../pipeline/prompts';
+import type { PageContext } from '../core/run';
+import { promptUrl } from '../core/url';
 import { skipReason, withTimeout, type TabInfo, type TabRules } from '../retrieval/tabs';
 import { isPdfUrl } from '../retrieval/pdf';
 import { withPdfTabs } from '../retrieval/pdf-tabs';

@@ -1,7 +1,7 @@
 /** What the side panel keeps between openings, in storage.local: the question typed before any
  * model was set up (it runs once one is), and the sources last chosen. */
 import { storage } from 'wxt/utils/storage';
-import type { TabScope } from '../pipeline/types';
+import type { TabScope } from '../core/run';
 
 export interface PendingQuestion {
   text: string;

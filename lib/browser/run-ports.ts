@@ -1,8 +1,8 @@
 /** The side panel follows a run over a runtime Port named `run:<id>`: a snapshot first, then each
  * event. A run that is not live answers with its stored state. */
 import { browser, type Browser } from 'wxt/browser';
-import { RUN_PORT_PREFIX } from '../messages';
-import type { Run } from '../pipeline/types';
+import { RUN_PORT_PREFIX } from '../runs/messages';
+import type { Run } from '../core/run';
 import type { RunManager } from '../runs/run-manager';
 import { keepAliveWhile } from './keep-alive';
 import { fromExtensionPage } from './messaging';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
-import type { Run } from '../pipeline/types';
+import type { Run } from '../core/run';
 import { stripMarkdown, threadToMarkdown, threadToPlainText, toMarkdown, toPlainText } from './render';
 
 const run: Run = {

@@ -1,7 +1,7 @@
 import { translate } from '../i18n/messages';
 import { dropBareNumbers, escapeBareNumbers } from '../pipeline/citations';
-import type { Run, Source } from '../pipeline/types';
-import { changesText } from '../verdicts';
+import type { Run, Source } from '../core/run';
+import { changesText } from '../core/verdicts';
 import { sanitizeMarkdown } from './safe-markdown';
 
 /** Everything exported passes the panel's sanitizer: links only to the run's sources. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, pickLanguage, translate } from './messages';
 import { marksLabels } from '../page-marks/labels';
-import { VERDICTS } from '../verdicts';
+import { VERDICTS } from '../core/verdicts';
 
 describe('UI language', () => {
   it('follows the browser unless the setting names a language', () => {

@@ -1,7 +1,7 @@
 /** The one vocabulary for verdicts, in every UI language: the panel, the export and the marks in a
  * page all read these (the page script imports only this small file). The verdicts themselves are
- * lib/verdicts.ts. */
-import type { Verdict } from '../verdicts';
+ * lib/core/verdicts.ts. */
+import type { Verdict } from '../core/verdicts';
 
 export type VerdictLanguage = 'en' | 'zh-CN';
 

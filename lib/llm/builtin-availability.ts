@@ -1,7 +1,5 @@
 /** Whether the browser offers its own on-device model (Chrome's Prompt API). Kept apart from the
  * client so pages that only need to know (panel, options) don't bundle the OpenAI SDK. */
-import type { Settings } from '../settings/schema';
-import { isLlmConfigured } from '../settings/schema';
 import type { ChatMessage } from './types';
 
 export type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
@@ -71,10 +69,4 @@ export async function builtinStatus(): Promise<Availability> {
   } catch {
     return 'unavailable'; // an API that cannot even say whether it is there is as good as absent
   }
-}
-
-/** Settings with the built-in model filled in when nothing else is configured and it is ready. */
-export async function withBuiltinDefault(s: Settings): Promise<Settings> {
-  if (isLlmConfigured(s) || !(await builtinAvailable())) return s;
-  return { ...s, llm: { ...s.llm, preset: 'builtin', model: BUILTIN_MODEL_ID } };
 }

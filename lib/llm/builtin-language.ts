@@ -3,7 +3,7 @@
  * The script decides (Han, kana, Hangul, Cyrillic, …); Latin text counts as English, the
  * instructions' own language. Only the user's text is looked at, not Ratify's English
  * instructions around it. */
-import { SCRIPT_LANGS } from '../retrieval/text';
+import { SCRIPT_LANGS } from '../core/text';
 
 /** The retrieval core's script table, counting every match. */
 const SCRIPTS: [RegExp, string][] = SCRIPT_LANGS.map(([re, lang]) => [new RegExp(re.source, 'gu'), lang]);

@@ -25,7 +25,7 @@ const SCENARIO: PipelineScenario = {
 /** The stage a response constraint belongs to, read from its fields as a model would. */
 function stageOf(constraint: Record<string, unknown> | undefined): string {
   const keys = Object.keys((constraint?.properties as object | undefined) ?? {});
-  for (const [k, stage] of [['claims', 'claims'], ['label', 'gate'], ['steps', 'draft'], ['verdict', 'check'], ['revised', 'revise'], ['answer', 'answer']] as const) if (keys.includes(k)) return stage;
+  for (const [k, stage] of [['claims', 'claims'], ['label', 'gate'], ['search', 'searches'], ['steps', 'draft'], ['verdict', 'check'], ['revised', 'revise'], ['answer', 'answer']] as const) if (keys.includes(k)) return stage;
   return '';
 }
 
@@ -83,7 +83,7 @@ describe('Chrome’s built-in model', () => {
       expect([r.run.status, r.run.error?.message]).toEqual(['done', undefined]);
       expect(r.run.answer).toMatch(/1867.*\[1\]/);
       expect(r.run.sources[0]?.url).toContain('Marie_Curie');
-      expect(fake.prompts).toHaveLength(mode === 'ask' ? 3 : 2);
+      expect(fake.prompts.map((p) => stageOf(p.constraint))).toEqual(mode === 'ask' ? ['gate', 'draft', 'revise'] : ['searches', 'claims', 'check']);
       // Languages declared: English in, English out.
       expect(fake.prompts[0]?.languages).toEqual({ inputs: ['en'], outputs: ['en'] });
     }

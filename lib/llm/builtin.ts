@@ -4,13 +4,21 @@
  * it is to expect declared. Used when the user picks it, and by default while no endpoint is
  * configured and the browser has a model ready. */
 import { LlmError } from './errors';
-import { api, type LanguageModelSession, type LanguageModelStatic, type LanguageOptions } from './builtin-availability';
+import { api, builtinAvailable, BUILTIN_MODEL_ID, type LanguageModelSession, type LanguageModelStatic, type LanguageOptions } from './builtin-availability';
 import { languageName, scriptLanguage } from './builtin-language';
 import { estimateTokens, shrinkPrompt } from './fit';
 import { jsonWithRepair, type PartialSink } from './json-call';
-import { addUsage, emptyUsage, type ChatMessage, type ChatRequest, type JsonRequest, type LlmClient, type Usage } from './types';
+import { addUsage, emptyUsage, type Usage } from '../core/usage';
+import type { ChatMessage, ChatRequest, JsonRequest, LlmClient } from './types';
+import { isLlmConfigured, type Settings } from '../settings/schema';
 
-export { BUILTIN_MODEL_ID, builtinAvailable, builtinStatus, withBuiltinDefault } from './builtin-availability';
+export { BUILTIN_MODEL_ID, builtinAvailable, builtinStatus } from './builtin-availability';
+
+/** Settings with the built-in model filled in when nothing else is configured and it is ready. */
+export async function withBuiltinDefault(s: Settings): Promise<Settings> {
+  if (isLlmConfigured(s) || !(await builtinAvailable())) return s;
+  return { ...s, llm: { ...s.llm, preset: 'builtin', model: BUILTIN_MODEL_ID } };
+}
 
 /** Tokens kept free for the answer when fitting a prompt (the session holds both). */
 const OUTPUT_RESERVE = 512;

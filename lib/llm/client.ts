@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { LlmSettings } from '../settings/schema';
-import type { RunError } from '../pipeline/types';
+import type { RunError } from '../core/run';
 import { classifyLlmError, LlmError, looksLikeOllama } from './errors';
 import { BUILTIN_MODEL_ID, createBuiltinClient } from './builtin';
 import { capabilityKey, initialCapabilities, learnFromError, LIGHT_STAGES, memoryCapabilityStore, merge, thinkingAllowance, type Capabilities, type CapabilityStore, type ReasoningEffort } from './capabilities';
@@ -9,7 +9,8 @@ import { jsonWithRepair, type PartialSink } from './json-call';
 import { AttemptError, streamOnce } from './stream-once';
 import { apiFetch } from './transport';
 import { apiFetch as noRedirects } from '../net/api-fetch';
-import { addUsage, emptyUsage, type CallUsage, type ChatRequest, type JsonRequest, type JsonSchema, type LlmClient, type Usage } from './types';
+import { addUsage, emptyUsage, type Usage } from '../core/usage';
+import type { CallUsage, ChatRequest, JsonRequest, JsonSchema, LlmClient } from './types';
 
 export interface LlmClientOptions {
   /** Abort a stream that sends nothing for this long (the SDK's time-out does not cover it). */

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { RunError } from '../pipeline/types';
+import type { RunError } from '../core/run';
 import { NotAnApiError } from './transport';
 import { RedirectRefused } from '../net/api-fetch';
 

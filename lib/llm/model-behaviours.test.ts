@@ -13,8 +13,9 @@ import { createLlmClient } from './client';
 const steps = ['Marie Curie was born in 1867.'];
 const facts = [{ step: 0, phrase: 'born 7 November 1867' }];
 const SCENARIO = { steps, facts, finalAnswer: 'Born in 1867.', claims: [{ claim: 'Marie Curie was born in 1867.', phrase: 'born 7 November 1867', verdict: 'supported' as const }] };
-/** Requests a plain run makes (gate, draft, one step with the answer / claims, one check). */
-const PLAIN = { ask: 3, verify: 2 };
+/** Requests a plain run makes: ask = gate, draft, one step with the answer; verify = the search
+ * plan, the claims, one check. */
+const PLAIN = { ask: 3, verify: 3 };
 
 const THOUGHT = 'The user wants a date. Maybe the JSON is {"steps": ["wrong"]} and I could cite [P1] or [P2]; no, let me answer properly.';
 

@@ -1,7 +1,19 @@
-import type { ConnectionReport } from '../messages';
+import type { RunError } from '../core/run';
 import type { LlmSettings } from '../settings/schema';
 import { createLlmClient, listModels } from './client';
 import { classifyLlmError, LlmError } from './errors';
+
+/** What the options page's connection test found. */
+export interface ConnectionReport {
+  ok: boolean;
+  /** Models the endpoint lists (may be empty for servers without /models). */
+  models: string[];
+  /** Whether the configured model is among them (undefined when the list is empty). */
+  modelFound?: boolean;
+  /** Milliseconds for the test chat call. */
+  latencyMs?: number;
+  error?: RunError;
+}
 
 /** "Test connection": list the endpoint's models, then make one tiny chat call with the chosen
  * model, so a wrong key, URL, model or CORS/origin refusal shows up here and not mid-run. */

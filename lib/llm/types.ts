@@ -1,4 +1,5 @@
 /** The one LLM client's contract. Implemented over the openai SDK in ./client.ts. */
+import type { Usage } from '../core/usage';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -50,16 +51,6 @@ export interface JsonRequest<T> extends ChatRequest {
   fromText?: (text: string) => T | undefined;
 }
 
-export interface StageUsage {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-}
-
-export interface Usage extends StageUsage {
-  byStage: Record<string, StageUsage>;
-}
-
 export interface LlmClient {
   chat(req: ChatRequest): Promise<string>;
   json<T>(req: JsonRequest<T>): Promise<T>;
@@ -70,19 +61,4 @@ export interface LlmClient {
   readonly endpoint?: string;
   /** Answers one request at a time (an on-device model): parallel requests would only queue. */
   readonly serial?: boolean;
-}
-
-export function emptyUsage(): Usage {
-  return { calls: 0, inputTokens: 0, outputTokens: 0, byStage: {} };
-}
-
-/** Add one call's tokens to running totals (per client, per run). */
-export function addUsage(usage: Usage, u: Pick<CallUsage, 'stage' | 'inputTokens' | 'outputTokens'>): void {
-  usage.calls += 1;
-  usage.inputTokens += u.inputTokens;
-  usage.outputTokens += u.outputTokens;
-  const s = (usage.byStage[u.stage] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
-  s.calls += 1;
-  s.inputTokens += u.inputTokens;
-  s.outputTokens += u.outputTokens;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
-import type { Run } from '../pipeline/types';
+import type { Run } from '../core/run';
 import { marksFromRun } from './from-run';
 
 describe('marksFromRun', () => {

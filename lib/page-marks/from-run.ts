@@ -1,8 +1,8 @@
-import { VERDICT_INFO } from '../verdicts';
-import type { Run, Verdict } from '../pipeline/types';
+import { VERDICT_INFO } from '../core/verdicts';
+import type { Run, Verdict } from '../core/run';
 import type { PageMark } from './types';
 
-/** Which verdict a sentence shows when its claims differ: the most severe (lib/verdicts.ts), and
+/** Which verdict a sentence shows when its claims differ: the most severe (lib/core/verdicts.ts), and
  * of equal severity the one that changes the text (a correction over "unverifiable"). */
 const rank = (v: Verdict) => VERDICT_INFO[v].severity * 2 + (VERDICT_INFO[v].changesText ? 1 : 0);
 

@@ -2,7 +2,7 @@
  * script bundles them and should stay small; the same two languages as the UI, and the verdict
  * names are the UI's own (lib/i18n/verdict-labels.ts). */
 import { VERDICT_LABELS } from '../i18n/verdict-labels';
-import { VERDICTS, VERDICT_INFO } from '../verdicts';
+import { VERDICTS, VERDICT_INFO } from '../core/verdicts';
 import type { MarkVerdict, MarksLanguage } from './types';
 
 export interface MarkLabels {

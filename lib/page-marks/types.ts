@@ -1,9 +1,9 @@
 /** In-page verdict marks: the data the extension hands to the page script (lib/browser/marks.ts
  * → entrypoints/marks.ts). Plain JSON so it survives scripting.executeScript's structured clone. */
 
-import { VERDICTS, type Verdict } from '../verdicts';
+import { VERDICTS, type Verdict } from '../core/verdicts';
 
-/** The one verdict list (lib/verdicts.ts). */
+/** The one verdict list (lib/core/verdicts.ts). */
 export type MarkVerdict = Verdict;
 export const MARK_VERDICTS: readonly MarkVerdict[] = VERDICTS;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLibrary } from './testing/memory-library';
+import { createMemoryLibrary } from '../../test/harness/memory-library';
 import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { executeRun } from './run';

@@ -11,17 +11,18 @@
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
 import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
-import { isBadOutput, newChain, runChain, type Chain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
+import { newChain, runChain, type Chain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
-import { gateQuestion, shouldRetrieve } from './gate';
+import { runGate } from './ask-gate';
 import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
-import type { CatalogueEntry } from '../retrieval/types';
+import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
-import type { GateDecision, PageContext, PartAnswer } from './types';
+import type { GateDecision, PageContext, PartAnswer } from '../core/run';
+import { searchPlanned } from './web-plan';
 
 /** A question about the page the user is on: retrieval returns the page's passages first, and the
  * trace lists the page as read. */
@@ -35,19 +36,25 @@ export async function ask(ctx: Ctx): Promise<void> {
   const { input, answerFinal } = ctx.run();
   if (answerFinal) return; // resumed after the answer was written
   let gate = ctx.run().gate;
+  let searched: Promise<void>;
   if (!gate) {
-    gate = await gateQuestion(ctx.llm, input, ctx.settings, { signal: ctx.signal, onUsage: ctx.onUsage }).catch((err: unknown) => {
-      // An unreadable assessment: the question is taken as asked and checked against sources;
-      // the gate line says so.
-      if (!isBadOutput(err)) throw err;
-      const t = ctx.settings.betaThreshold;
-      return { label: 'clear', beta: 0, betaThreshold: t, retrieve: shouldRetrieve(0, t, true), unreadable: true } satisfies GateDecision;
-    });
-    ctx.emit({ type: 'gate', decision: gate });
-    // The gate read the question and the page only (no tab text): its rewrite may go to the web.
-    if (ctx.guard?.cleanContext()) ctx.guard.vouch(gate.rewritten, ...(gate.parts ?? []).map((p) => p.question));
+    const g = runGate(ctx);
+    gate = await g.decision;
+    searched = g.searched;
+  } else {
+    searchPlanned(ctx);
+    searched = Promise.resolve();
   }
+  // Retrievals wait until the web searches have started; the draft may begin before that.
+  ctx = { ...ctx, webReady: searched };
   if (gate.aboutPage && input.page?.text) ctx = onThePage(ctx, input.page);
+  await answerAfterGate(ctx, gate);
+  // The gate's own end (its searches) is part of the run, whichever way it was answered.
+  await searched;
+}
+
+async function answerAfterGate(ctx: Ctx, gate: GateDecision): Promise<void> {
+  const input = ctx.run().input;
   if (gate.label === 'ambiguous' && gate.parts?.length) return answerParts(ctx, gate, input.page);
   const question = gate.rewritten ?? input.text.trim();
   if (!gate.retrieve) {
@@ -147,17 +154,14 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
   const shown = new DeltaTracker();
   const k = Math.max(1, ctx.settings.passagesPerStep);
   let fetched = 0;
-  // Written before any tab text was shown to the model (no earlier answer in its prompt): its
-  // steps and queries are vouched for, so they reach the web as written.
-  const clean = context === undefined && !!ctx.guard?.cleanContext();
-  const vouch = (s: { step?: unknown; query?: unknown } | undefined) => clean && ctx.guard?.vouch(String(s?.step ?? ''), String(s?.query ?? ''));
   const items = (p: unknown): { step?: unknown; query?: unknown }[] => {
     const steps = (p as Record<string, unknown> | undefined)?.steps;
     return Array.isArray(steps) ? steps.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object') : [];
   };
   const out = await ctx.llm.json({
     ...stage('draft', draftStage),
-    messages: draftMessages(question, page, maxSteps, context, catalogue),
+    // The whole conversation: the gate saw only its network-safe part (flow.ts).
+    messages: draftMessages(question, page, maxSteps, context, catalogue, ctx.run().input.thread?.turns),
     temperature: 0,
     maxTokens: 200 + 140 * maxSteps,
     signal: ctx.signal,
@@ -165,10 +169,7 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     onPartial: (p) => {
       const list = items(p);
       // A step's query is complete once the next step has started.
-      for (; fetched < list.length - 1; fetched++) {
-        vouch(list[fetched]);
-        chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
-      }
+      for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
       // Sub-questions draft in parallel: their streams would interleave, so only the single
       // question's draft streams; parts show up whole with their draft event.
       if (part !== undefined) return;
@@ -182,7 +183,6 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     },
   });
   const steps = out.steps.slice(0, maxSteps);
-  steps.forEach(vouch);
   const run = ctx.run();
   const base = run.steps.reduce((m, s) => Math.max(m, s.index + 1), 0);
   ctx.emit({ type: 'draft', steps: steps.map((s, i) => ({ text: s.step, part, index: base + i })), ...(part !== undefined || run.steps.length ? { append: true } : {}) });

@@ -1,5 +1,5 @@
 /** The library's catalogue (tab titles, sites, languages) for the prompts that write queries. */
-import type { CatalogueEntry } from '../retrieval/types';
+import type { CatalogueEntry } from '../core/passage';
 import type { Ctx } from './context';
 
 /** The library's catalogue for the prompts that write queries; a slow or failing tab read

@@ -17,7 +17,7 @@ import { isDone, stepsOfPart, type Ctx } from './context';
 import { RetrievalCache } from './retrieval-cache';
 import { speculationOff, runSpeculative } from './speculate';
 import { reviseStep } from './step';
-import type { PageContext, StepState, Verdict } from './types';
+import type { PageContext, StepState, Verdict } from '../core/run';
 
 export interface StepCallArgs {
   index: number;

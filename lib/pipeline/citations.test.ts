@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Passage } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 import { aliasPassages, findQuote, renumberMarkers, SourceList, stripMarkers, validateCitations } from './citations';
 
 const P = (id: string, text: string, url = `https://example.org/${id}`): Passage => ({ id, url, title: id.toUpperCase(), origin: 'web', text, headingPath: [], start: 100, end: 100 + text.length });

@@ -2,8 +2,8 @@
  * checks each one against the passages of that very call and each quoted span against the
  * passage text, then numbers the surviving sources in order of first use. */
 import { answerSentence } from '../retrieval/answer-sentence';
-import type { Passage } from '../retrieval/types';
-import type { Source } from './types';
+import type { Passage } from '../core/passage';
+import type { Source } from '../core/run';
 
 /** Alias → passage for one LLM call. Short aliases keep ids cheap to write and easy to check. */
 export type AliasMap = Map<string, Passage>;

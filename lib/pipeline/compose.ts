@@ -7,7 +7,7 @@ import type { Ctx } from './context';
 import { composeMessages } from './prompts';
 import { MarkerStream } from './sources';
 import { answerStage, proseAnswer, stage } from './stages';
-import type { PageContext } from './types';
+import type { PageContext } from '../core/run';
 
 export interface Finding {
   heading: string;

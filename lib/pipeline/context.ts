@@ -2,10 +2,10 @@
  * applying our own events) and a few helpers for abort and accounting. */
 import { LlmError } from '../llm/errors';
 import type { CallUsage, LlmClient } from '../llm/types';
-import type { Library, Passage } from '../retrieval/types';
+import type { Library } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 import type { PipelineSettings } from '../settings/schema';
-import type { QueryGuard } from './query-guard';
-import type { Run, RunEvent, StepState } from './types';
+import type { Run, RunEvent, StepState } from '../core/run';
 
 export interface Ctx {
   llm: LlmClient;
@@ -16,8 +16,9 @@ export interface Ctx {
   run(): Run;
   emit(ev: RunEvent): void;
   onUsage(u: CallUsage): void;
-  /** Checks every query before it goes to the web (./query-guard.ts). */
-  guard?: QueryGuard;
+  /** Resolves once the run's web searches have started (web-plan.ts); a retrieval waits for it,
+   * so the pages they find can rank. */
+  webReady?: Promise<void>;
 }
 
 export const DONE_STATUSES: StepState['status'][] = ['revised', 'unchanged', 'malformed'];

@@ -91,10 +91,10 @@ describe('LLM-call bound, n = 1..6', () => {
     expect(per(big)).toBeLessThan(per(small) * 1.8);
   });
 
-  it('verify mode: n claims cost n + 1 calls, all causal', async () => {
+  it('verify mode: n claims cost n + 2 calls, n + 1 one after another (the web searches are planned beside the claims)', async () => {
     const claims = FACTS.slice(0, 4).map((f) => ({ claim: `Claim about ${f}.`, phrase: f }));
     const m = await measure({ claims }, 'verify', claims.map((c) => c.claim).join(' '));
-    expect(m.total).toBe(5);
+    expect(m.total).toBe(6);
     expect(m.critical).toBe(5);
   });
 
@@ -105,7 +105,7 @@ describe('LLM-call bound, n = 1..6', () => {
     expect(m.critical).toBeLessThanOrEqual(4); // gate, draft, the front step, the rest at once
     const claims = FACTS.slice(0, 4).map((f) => ({ claim: `Claim about ${f}.`, phrase: f }));
     const v = await measure({ claims }, 'verify', claims.map((c) => c.claim).join(' '), true);
-    expect(v.total).toBe(5);
+    expect(v.total).toBe(6); // search plan, claims, 4 checks
     expect(v.critical).toBeLessThanOrEqual(3);
   });
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmClient } from '../llm/client';
 import { createLibrary } from '../retrieval/library';
-import { createMemoryTabs } from '../retrieval/memory-tabs';
+import { createMemoryTabs } from '../../test/harness/memory-tabs';
 import { createNodePageReader } from '../retrieval/node-reader';
 import type { Library } from '../retrieval/types';
 import { DEFAULT_SETTINGS } from '../settings/schema';

@@ -123,7 +123,7 @@ describe('verify: claims and verdicts', () => {
       ['Marie Curie was born in Warsaw in 1867.', 'supported', [1]],
       ['Marie Curie married Pierre Curie in 1895.', 'supported', [2]],
     ]);
-    expect(r.stages).toEqual(['claims', 'check', 'check']);
+    expect(r.stages).toEqual(['searches', 'claims', 'check', 'check']);
   });
 
   it('unreadable claims end the run with an error naming the claims, not the selection as one unchecked claim', async () => {
@@ -132,7 +132,7 @@ describe('verify: claims and verdicts', () => {
     expect(r.run.status).toBe('error');
     expect(r.run.error).toMatchObject({ code: 'bad-output', stage: 'claims' });
     expect(r.run.claims).toBeUndefined();
-    expect(r.stages).toEqual(['claims', 'claims']);
+    expect(r.stages).toEqual(['searches', 'claims', 'claims']);
   });
 
   it('an unreadable check ends the run with an error naming the check and its claim', async () => {
@@ -141,7 +141,7 @@ describe('verify: claims and verdicts', () => {
     expect(r.run.status).toBe('error');
     expect(r.run.error).toMatchObject({ code: 'bad-output', stage: 'check, step 1' });
     expect(r.run.claims).toBeUndefined();
-    expect(r.stages).toEqual(['claims', 'check', 'check']);
+    expect(r.stages).toEqual(['searches', 'claims', 'check', 'check']);
   });
 
   it('"supported" or "refuted" with no validated citation is "unverifiable", in the panel and in the page mark alike', async () => {

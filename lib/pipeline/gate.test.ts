@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decide, shouldRetrieve } from './gate';
 import type { GateOut } from './stages';
+import type { TextOrigin } from '../core/run';
 import { curieLibrary, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 
-const out = (o: Partial<GateOut>): GateOut => ({ label: 'clear', question: 'Q?', aboutPage: false, subQuestions: [], confidence: 0.5, ...o });
+const out = (o: Partial<GateOut>): GateOut => ({ label: 'clear', question: 'Q?', aboutPage: false, subQuestions: [], confidence: 0.5, search: [], ...o });
 const input = { text: 'Q?' };
 
 describe('shouldRetrieve (β < β′)', () => {
@@ -94,13 +95,14 @@ describe('the gate in a run', () => {
     expect(lib.requests).toHaveLength(0);
   });
 
-  it('an incomplete question is rewritten from the page context and the rewrite is what gets drafted', async () => {
+  it('an incomplete question is rewritten and the rewrite is what gets drafted; the gate never sees the page, the draft does', async () => {
     world = await startWorld({ gate: { label: 'incomplete', question: 'When was Marie Curie born?', confidence: 0.1 }, steps: (q) => [`Looking up: ${q}`] });
     const r = await runOnce(world, { text: 'When was she born?', page: { url: 'https://en.wikipedia.org/wiki/Marie_Curie', title: 'Marie Curie - Wikipedia', surrounding: 'Marie Curie was a physicist.' } }, curieLibrary());
     expect(r.run.gate).toMatchObject({ label: 'incomplete', rewritten: 'When was Marie Curie born?' });
     expect(r.run.steps[0]!.draft).toBe('Looking up: When was Marie Curie born?');
-    const gateReq = world.server.chatRequests()[0]!.body as { messages: { content: string }[] };
-    expect(gateReq.messages[1]!.content).toContain('<<<DATA kind="page" title="Marie Curie - Wikipedia"');
+    const userOf = (stage: string) => (world!.server.chatRequests().find((q) => q.stage === stage)!.body as { messages: { content: string }[] }).messages[1]!.content;
+    expect(userOf('gate')).not.toMatch(/Marie Curie - Wikipedia|physicist|wikipedia\.org/);
+    expect(userOf('draft')).toContain('<<<DATA kind="page" title="Marie Curie - Wikipedia"');
   });
 
   it('an ambiguous question: each sub-question gated, independent ones answered in parallel, then composed', async () => {
@@ -144,24 +146,31 @@ describe('the page and the thread', () => {
     expect(d.rewritten).toBeUndefined();
   });
 
-  it('sends the conversation, the page (title, address, selection, text) and asks whether the question is about the page', async () => {
+  it('sends the gate the conversation\'s network-safe part and the selection, never the page, and asks whether the question is about the page', async () => {
     world = await startWorld({
       gate: { label: 'incomplete', question: (_q, prompt) => (prompt.includes('Q1: Who was Marie Curie?') ? 'Where was Marie Curie born?' : 'Where was he born?'), confidence: 0.2 },
       steps: ['Marie Curie was born in Warsaw.'],
       facts: [{ phrase: 'born 7 November 1867 in Warsaw' }],
     });
-    const r = await runOnce(
-      world,
-      { text: 'Where was she born?', page: { ...page, selection: 'She moved to Paris' }, thread: { id: 't1', turns: [{ question: 'Who was Marie Curie?', answer: 'A physicist and chemist.' }] } },
-      curieLibrary(),
-    );
+    const turns = [
+      // Answered from the web only: the gate may read the answer.
+      { question: 'Who was Marie Curie?', answer: 'A physicist and chemist.', answerOrigins: ['typed', 'web'] as TextOrigin[] },
+      // Answered after reading open tabs: the gate sees the question, never the answer.
+      { question: 'What did she discover?', answer: 'Polonium, says the tab titled Project Nightjar.', answerOrigins: ['typed', 'tab', 'web'] as TextOrigin[] },
+    ];
+    const r = await runOnce(world, { text: 'Where was she born?', page: { ...page, selection: 'She moved to Paris' }, thread: { id: 't1', turns } }, curieLibrary());
     expect(r.run.gate).toMatchObject({ label: 'incomplete', rewritten: 'Where was Marie Curie born?' });
-    const gateReq = world.server.chatRequests()[0]?.body as { messages: { content: string }[] };
-    const [system, user] = gateReq.messages.map((m) => m.content);
+    const bodyOf = (stage: string) => (world!.server.chatRequests().find((q) => q.stage === stage)!.body as { messages: { content: string }[] }).messages.map((m) => m.content);
+    const [system, user] = bodyOf('gate');
     expect(system).toContain('"aboutPage"');
-    expect(user).toContain('<<<DATA kind="conversation">>>\nQ1: Who was Marie Curie?\nA1: A physicist and chemist.');
-    expect(user).toContain('<<<DATA kind="page" title="Marie Curie" url="https://example.org/articles/curie">>>\nMarie Curie was a physicist.');
+    expect(user).toContain('<<<DATA kind="conversation">>>\nQ1: Who was Marie Curie?\nA1: A physicist and chemist.\n\nQ2: What did she discover?\nA2: (not shown)');
+    expect(user).not.toContain('Nightjar');
+    expect(user).not.toMatch(/kind="page"|example\.org|Marie Curie was a physicist/);
     expect(user).toContain('<<<DATA kind="selection">>>\nShe moved to Paris');
+    // The draft reads everything: the page and the whole conversation.
+    const draft = bodyOf('draft')[1];
+    expect(draft).toContain('<<<DATA kind="page" title="Marie Curie" url="https://example.org/articles/curie">>>');
+    expect(draft).toContain('A2: Polonium, says the tab titled Project Nightjar.');
   });
 
   it('a question about the page cites the page first and the trace lists it as read', async () => {

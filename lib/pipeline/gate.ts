@@ -8,9 +8,10 @@
  * retrieval decision itself is code, not model: β < β′. */
 import type { LlmClient } from '../llm/types';
 import type { PipelineSettings } from '../settings/schema';
-import { claimsMessages, gateMessages } from './prompts';
-import { claimsStage, gateStage, stage, type ClaimsOut, type GateOut } from './stages';
-import type { GateDecision, RunInput, SubDecision } from './types';
+import { gateView } from '../core/flow';
+import { claimsMessages, gateMessages, searchesMessages } from './prompts';
+import { claimsStage, gateStage, searchesStage, stage, type ClaimsOut, type GateOut } from './stages';
+import type { GateDecision, RunInput, SubDecision } from '../core/run';
 
 /** β′ = 0 never retrieves, β′ = 1 always does; otherwise retrieve iff β < β′ (the paper's rule). */
 export function shouldRetrieve(beta: number, threshold: number, force = false): boolean {
@@ -65,19 +66,64 @@ export interface GateCallOptions {
   onUsage?: Parameters<LlmClient['chat']>[0]['onUsage'];
   /** Verify: the claims stream as readable text while the call runs. */
   onPartial?: (partial: unknown) => void;
+  /** Ask: the decision, as soon as the model has written it (before its web searches). */
+  onDecision?: (decision: GateDecision) => void;
 }
 
-/** Ask mode: one call, then the decision. */
-export async function gateQuestion(llm: LlmClient, input: RunInput, settings: PipelineSettings, o: GateCallOptions = {}): Promise<GateDecision> {
+/** The decision in a streaming gate reply, once the model has moved on to "search" (written
+ * last): every field it rests on is then complete. */
+function decisionOf(partial: unknown, input: RunInput, settings: Pick<PipelineSettings, 'betaThreshold'>): GateDecision | undefined {
+  if (!partial || typeof partial !== 'object' || Array.isArray(partial) || !('search' in partial)) return undefined;
+  const r = gateStage.safeParse({ ...partial, search: [] });
+  return r.success ? decide(r.data, input, settings) : undefined;
+}
+
+export interface GateResult {
+  decision: GateDecision;
+  /** The web searches the gate wrote, when the web is to be searched at all ([] otherwise). */
+  search: string[];
+}
+
+/** Whether the web is searched: the model's confidence against β′, or the user's "check with
+ * sources". Never whether the page has text (the page may not decide whether a search happens). */
+export function searchesWeb(out: GateOut, input: RunInput, settings: Pick<PipelineSettings, 'betaThreshold'>): boolean {
+  return decide({ ...out, aboutPage: false }, input, settings).retrieve;
+}
+
+/** Ask mode: one call over network-safe text only (flow.ts gateView), then the decision. */
+export async function gateQuestion(llm: LlmClient, input: RunInput, settings: PipelineSettings, o: GateCallOptions = {}): Promise<GateResult> {
   const out = await llm.json({
     ...stage('gate', gateStage),
-    messages: gateMessages(input.text, input.page, input.thread?.turns, input.asked !== undefined),
+    messages: gateMessages(gateView(input, 'ask')),
     temperature: 0,
-    maxTokens: 400,
+    maxTokens: 500,
+    signal: o.signal,
+    onUsage: o.onUsage,
+    onPartial: o.onDecision
+      ? (p) => {
+          const d = decisionOf(p, input, settings);
+          if (d) o.onDecision?.(d);
+        }
+      : undefined,
+  });
+  return { decision: decide(out, input, settings), search: searchesWeb(out, input, settings) ? (out.search ?? []).slice(0, MAX_SEARCHES) : [] };
+}
+
+/** Web searches per run, from the gate or the search plan. */
+const MAX_SEARCHES = 4;
+
+/** Verify mode: the web searches for a selection, from the selection alone (flow.ts). */
+export async function planSearches(llm: LlmClient, input: RunInput, settings: PipelineSettings, o: GateCallOptions = {}): Promise<string[]> {
+  const n = Math.min(MAX_SEARCHES, Math.max(1, settings.maxSteps));
+  const out = await llm.json({
+    ...stage('searches', searchesStage),
+    messages: searchesMessages(gateView(input, 'verify'), n),
+    temperature: 0,
+    maxTokens: 60 + 30 * n,
     signal: o.signal,
     onUsage: o.onUsage,
   });
-  return decide(out, input, settings);
+  return (out.search ?? []).slice(0, n);
 }
 
 /** Verify mode: the gate's rewrite becomes "make the selection's claims self-contained"; a

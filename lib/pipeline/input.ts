@@ -1,6 +1,6 @@
 /** What a run accepts as input, checked in one place (executeRun) with one message per problem.
  * The panel reads the same limits to warn while typing. */
-import type { RunError, RunMode } from './types';
+import type { RunError, RunMode } from '../core/run';
 
 /** Longest input, in characters: a typed question, or a selection to verify. */
 export const INPUT_LIMITS: Record<RunMode, number> = { ask: 4_000, verify: 12_000 };

@@ -6,9 +6,10 @@
 import { dedupe } from '../retrieval/dedupe';
 import { chunkPage } from '../retrieval/passages';
 import { rankPassages } from '../retrieval/rank';
-import { hashText } from '../retrieval/text';
-import type { Library, Passage, RetrieveRequest, RetrieveResult, SourceStatus } from '../retrieval/types';
-import type { PageContext } from './types';
+import { hashText } from '../core/text';
+import type { Library, RetrieveRequest, RetrieveResult } from '../retrieval/types';
+import type { Passage, SourceStatus } from '../core/passage';
+import type { PageContext } from '../core/run';
 
 export interface PrimaryPage {
   library: Library;
@@ -34,6 +35,8 @@ export function primaryPageLibrary(inner: Library, page: PageContext, passageCha
   const library: Library = {
     prepare: inner.prepare?.bind(inner),
     catalogue: inner.catalogue?.bind(inner),
+    searchWeb: inner.searchWeb?.bind(inner),
+    reach: inner.reach,
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       const k = Math.max(1, req.k);
       const [mine, rest] = await Promise.all([Promise.resolve(fromPage(req, k)), inner.retrieve(req)]);

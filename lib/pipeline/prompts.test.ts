@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { aliasPassages } from './citations';
-import { dataBlock, excerptAround, fallbackQuery, gateMessages, neutralise, reviseMessages } from './prompts';
+import { dataBlock, draftMessages, excerptAround, fallbackQuery, neutralise, reviseMessages } from './prompts';
 
 describe('untrusted text in prompts', () => {
   it('cannot close or open a DATA block, or pose as a chat role', () => {
@@ -28,8 +28,8 @@ describe('addresses in prompts', () => {
     const tab = { id: 't', url: 'https://mail.example/reset?reset_token=SECRET-771#inbox', title: 'Reset', origin: 'tab' as const, text: 'Your password was reset.', headingPath: [], start: 0, end: 10 };
     const web = { ...tab, id: 'w', url: 'https://news.example/story?utm_source=x&session=SECRET-772', origin: 'web' as const };
     const msgs = reviseMessages({ question: 'Q?', before: [], position: 1, total: 1, draft: 'd', later: [], query: 'q', round: 1, finalRound: true, passages: aliasPassages([tab, web]), withAnswer: false });
-    const gate = gateMessages('Q?', { url: 'https://bank.example/account?session=SECRET-773#top', title: 'Bank', surrounding: 'text' });
-    const all = [...msgs, ...gate].map((m) => m.content).join('\n');
+    const draft = draftMessages('Q?', { url: 'https://bank.example/account?session=SECRET-773#top', title: 'Bank', surrounding: 'text' }, 3);
+    const all = [...msgs, ...draft].map((m) => m.content).join('\n');
     expect(all).not.toMatch(/SECRET-77|reset_token|utm_source|#inbox|#top/);
     expect(all).toContain('url="https://mail.example/reset"');
     expect(all).toContain('url="https://news.example/story"');

@@ -2,12 +2,14 @@
  * untrusted: they go in as DATA blocks with delimiters the text itself cannot forge, and every
  * system prompt says that DATA is material to read, never instructions. */
 import type { ChatMessage } from '../llm/types';
+import { promptUrl } from '../core/url';
 import { answerSentence } from '../retrieval/answer-sentence';
 import { STOPWORDS } from '../retrieval/tokenize';
-import type { Passage } from '../retrieval/types';
-import type { CatalogueEntry } from '../retrieval/types';
+import type { Passage } from '../core/passage';
+import type { CatalogueEntry } from '../core/passage';
 import type { AliasMap } from './citations';
-import type { PageContext, ThreadTurn } from './types';
+import type { GateView } from '../core/flow';
+import type { PageContext, ThreadTurn } from '../core/run';
 
 const OPEN = '<<<DATA';
 const CLOSE = '<<<END DATA>>>';
@@ -27,19 +29,6 @@ export function neutralise(text: string, max = 6000): string {
 /** Attribute values: one line, no quotes. */
 function attr(v: string): string {
   return neutralise(v, 300).replace(/["\n\r]/g, ' ').trim();
-}
-
-/** An address as the model sees it: without query string and fragment, where tokens, session ids
- * and search terms live (`?reset_token=…`); the page is still identified. */
-export function promptUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.search = '';
-    u.hash = '';
-    return u.href;
-  } catch {
-    return url.split(/[?#]/)[0] ?? '';
-  }
 }
 
 export function dataBlock(attrs: Record<string, string | undefined>, text: string, max?: number): string {
@@ -102,18 +91,44 @@ function numbered(lines: string[]): string {
 
 // ---- gate (Think-then-Act) ----
 
-export function gateMessages(question: string, page: PageContext | undefined, turns?: ThreadTurn[], confirmed = false): ChatMessage[] {
+/** Earlier turns the gate may read (flow.ts gateView: answers only where network-safe). */
+function gateTurnsBlock(turns: GateView['turns']): string {
+  return threadBlock(turns.map((t) => ({ question: t.question, answer: t.answer ?? '(not shown)' })));
+}
+
+const SEARCH_RULE =
+  '"search" (written last): 1 to 3 short, specific web search queries (key names and terms, no filler) that would find evidence for answering; [] when the question is only about the page the user is reading or needs no search. Write them from the question and the conversation shown here only.';
+
+/** The gate sees only network-safe text (flow.ts): the question as typed, the user's selection,
+ * the conversation's network-safe part. Never the page, the tabs or their titles: its rewrite and
+ * its "search" queries may go to the web. */
+export function gateMessages(view: GateView): ChatMessage[] {
   // A clear question is not copied back into "question": the gate line is the first thing the
   // user sees, and every output token of this call comes before it.
+  const selected = view.selection?.trim() ? `\n\nWhat the user has selected on the page they are reading:\n${dataBlock({ kind: 'selection' }, view.selection, 2000)}` : '';
   return [
     system(
       'Before anyone answers, you assess the user\'s question in two steps, in this order.',
-      'Step 1, clarity. label "clear": it can be answered as asked. "incomplete": something it needs is missing or only implied (who, what, which, when, "this page", "the author", "it", "he"); then write in "question" one complete, self-contained question, filling the gaps from the conversation so far, the page the user is reading (its title, address, selection and text) or common sense. A follow-up that leans on the conversation ("and his wife?", "why?", "how tall is it?") is incomplete. "ambiguous": it has several distinct readings or asks several things; then split it into 2 to 4 simple, self-contained sub-questions in "subQuestions", and set dependsOnPrevious when one needs the answer of the sub-question before it. For "clear", leave "question" empty (""), since there is nothing to rewrite.' +
-        (confirmed ? ' The user has already confirmed how this question is meant: do not rewrite it.' : ''),
-      '"aboutPage": true when the question is about the page the user is reading itself (summarize it, what it says or argues, who wrote it, what it says about something), so that page must be read to answer; false for questions about the world, even when the page gave the topic.',
+      'Step 1, clarity. label "clear": it can be answered as asked. "incomplete": something it needs is missing or only implied (who, what, which, when, "it", "he"); then write in "question" one complete, self-contained question, filling the gaps from the conversation so far, the user\'s selection or common sense. A follow-up that leans on the conversation ("and his wife?", "why?", "how tall is it?") is incomplete. A question about the page the user is reading ("summarize this page", "who wrote this?") is clear as asked: you do not see that page, those who answer will. "ambiguous": it has several distinct readings or asks several things; then split it into 2 to 4 simple, self-contained sub-questions in "subQuestions", and set dependsOnPrevious when one needs the answer of the sub-question before it. For "clear", leave "question" empty (""), since there is nothing to rewrite.' +
+        (view.confirmed ? ' The user has already confirmed how this question is meant: do not rewrite it.' : ''),
+      '"aboutPage": true when the question is about the page the user is reading itself (summarize it, what it says or argues, who wrote it, what it says about something, "this article", "here"), so that page must be read to answer; false for questions about the world.',
       'Step 2, confidence. For the final question (and for each sub-question), give a number from 0 to 1: how sure you are that you could answer it correctly and completely from your own knowledge, without looking anything up. Be honest and calibrated: exact figures, dates, quotes, recent or local events, niche subjects and anything about the page itself deserve low confidence; well-known general facts and definitions high. "confidence" is for the final question (for an ambiguous one, the lowest of its parts).',
+      SEARCH_RULE,
     ),
-    { role: 'user', content: `Question: ${question}${threadBlock(turns)}${pageBlock(page, 'The page the user is reading (context only)')}` },
+    { role: 'user', content: `Question: ${view.text}${gateTurnsBlock(view.turns)}${selected}` },
+  ];
+}
+
+// ---- verify: the web searches, from the selection alone ----
+
+/** Verify's search plan sees the selection only (flow.ts): its queries may go to the web. The
+ * claims call, which also reads the page around it, writes the claims. */
+export function searchesMessages(view: GateView, maxQueries: number): ChatMessage[] {
+  return [
+    system(
+      `The user highlighted a passage on a web page and wants it fact-checked. Write in "search" at most ${maxQueries} short, specific web search queries (key names and terms, no filler) that would find evidence for or against its factual claims, one per claim, most important first; [] if it makes no checkable claim. Write them from the passage alone.`,
+    ),
+    { role: 'user', content: `Highlighted passage:\n${dataBlock({ kind: 'selection' }, view.text, 4000)}` },
   ];
 }
 
@@ -141,14 +156,14 @@ export function answerMessages(question: string, page: PageContext | undefined):
 
 // ---- RAT draft ----
 
-export function draftMessages(question: string, page: PageContext | undefined, maxSteps: number, context?: string, catalogue?: CatalogueEntry[]): ChatMessage[] {
+export function draftMessages(question: string, page: PageContext | undefined, maxSteps: number, context?: string, catalogue?: CatalogueEntry[], turns?: ThreadTurn[]): ChatMessage[] {
   return [
     system(
       `Think step by step about how to answer the question, and write your thoughts as a short chain of at most ${maxSteps} steps in "steps". Each "step" is one or two sentences that state a fact, a sub-result or a reasoning move concretely enough to be checked against sources (names, dates, figures). Use as few steps as the question needs; the last step should reach the answer.`,
       'With each step, "query": a short, specific web search query (key names and terms, no filler) for checking that step.',
       queryLanguageRule(catalogue),
     ),
-    { role: 'user', content: `Question: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${pageBlock(page, 'The page the user is reading (context only)')}${catalogueBlock(catalogue)}` },
+    { role: 'user', content: `Question: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${threadBlock(turns)}${pageBlock(page, 'The page the user is reading (context only)')}${catalogueBlock(catalogue)}` },
   ];
 }
 

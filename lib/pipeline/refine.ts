@@ -4,7 +4,7 @@
  * so it costs no model call and works in any script. */
 import { rankPassages } from '../retrieval/rank';
 import { tokenize } from '../retrieval/tokenize';
-import type { Passage } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 
 
 function fingerprint(text: string): string {

@@ -1,16 +1,17 @@
 /** One chain's retrievals, memoised by request: a query asked again (a prefetch, a speculative
  * step, the exact step that replaces it) reuses the same result, so passages do not change under
  * a step between the moment its prompt is predicted and the moment it is checked. */
-import type { Passage } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 import { raceAbort, type Ctx } from './context';
 import { sameDocument } from './refine';
-import type { PageContext } from './types';
+import { toWebQuery, UNKNOWN_ORIGINS } from '../core/flow';
+import type { PageContext } from '../core/run';
 
 export class RetrievalCache {
   private memo = new Map<string, Promise<Passage[]>>();
 
   constructor(
-    private readonly ctx: Pick<Ctx, 'library' | 'signal' | 'emit' | 'guard'>,
+    private readonly ctx: Pick<Ctx, 'library' | 'signal' | 'emit' | 'run' | 'webReady'>,
     /** Verify mode: the page under verification, never evidence for itself. */
     private readonly origin?: PageContext,
   ) {}
@@ -34,14 +35,15 @@ export class RetrievalCache {
 
   private async fetch(query: string, round: number, seed: Passage[], k: number): Promise<Passage[]> {
     const { ctx } = this;
+    // Outside the try: a gate that failed after its decision fails the step (and the run) with
+    // its own error, not as an empty retrieval.
+    if (ctx.webReady) await raceAbort(ctx.webReady, ctx.signal);
     try {
-      // Open tabs are searched with the query as written; the web only gets what the guard lets go.
-      const web = ctx.guard?.check(query);
-      if (web?.withheld) {
-        const message = `${web.withheld} term${web.withheld > 1 ? 's' : ''} of a search query stayed on this computer: they may carry text from your open tabs. Sent to the web: "${web.query}"`;
-        ctx.emit({ type: 'library', sources: [], errors: [{ provider: 'privacy', message }] });
-      }
-      const res = await raceAbort(ctx.library.retrieve({ query, k, round, seed, signal: ctx.signal, ...(web ? { webQuery: web.query } : {}) }), ctx.signal);
+      // Every query here was written by a call that saw the run's whole context (flow.ts): it
+      // searches the web too only when that context is network-safe; otherwise it ranks the
+      // open tabs and the pages the run's web plan found, on this computer.
+      const web = toWebQuery(query, ctx.run().origins ?? UNKNOWN_ORIGINS);
+      const res = await raceAbort(ctx.library.retrieve({ query, k, round, seed, signal: ctx.signal, ...(web ? { web } : {}) }), ctx.signal);
       if (res.sources.length || res.errors.length) ctx.emit({ type: 'library', sources: res.sources, errors: res.errors });
       // The library should already leave the origin out; we do not rely on it.
       const origin = this.origin;

@@ -1,4 +1,4 @@
-import type { Run, RunError, RunEvent, RunInput, RunMode, StepState } from './types';
+import type { Run, RunError, RunEvent, RunInput, RunMode, StepState } from '../core/run';
 
 /** [1], [2][3] markers of a streamed answer (their sources are only known when it is final). */
 function stripNumberMarkers(text: string): string {
@@ -32,6 +32,10 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
   switch (ev.type) {
     case 'gate':
       return { ...r, gate: ev.decision };
+    case 'flow':
+      return { ...r, origins: ev.origins };
+    case 'web-plan':
+      return { ...r, webPlan: ev.plan };
     case 'thinking':
       return { ...r, thinking: { ...r.thinking, [ev.stage]: ev.chars } };
     case 'draft-delta':

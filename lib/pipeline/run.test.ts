@@ -3,7 +3,7 @@ import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { applyEvent, newRun } from './run-state';
 import { canResume, executeRun } from './run';
 import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
-import type { Run, RunEvent } from './types';
+import type { Run, RunEvent } from '../core/run';
 
 let world: TestWorld | undefined;
 afterEach(async () => {

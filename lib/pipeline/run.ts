@@ -8,15 +8,16 @@
  * from the query its predecessor wrote. */
 import { classifyLlmError, LlmError } from '../llm/errors';
 import { reportThinking } from '../llm/thinking';
-import { addUsage, emptyUsage, type CallUsage, type LlmClient, type Usage } from '../llm/types';
+import { addUsage, emptyUsage, type Usage } from '../core/usage';
+import type { CallUsage, LlmClient } from '../llm/types';
 import type { Library } from '../retrieval/types';
 import type { PipelineSettings } from '../settings/schema';
 import { ask } from './ask';
 import { raceAbort, type Ctx } from './context';
 import { inputProblem } from './input';
-import { QueryGuard } from './query-guard';
+import { contextOrigins, unionOrigins } from '../core/flow';
 import { applyEvent } from './run-state';
-import type { Run, RunError, RunEvent } from './types';
+import type { Run, RunError, RunEvent } from '../core/run';
 import { verifySelection } from './verify';
 
 export interface ExecuteRunOptions {
@@ -75,10 +76,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
   };
   // A thinking model's progress shows in the trace ("thinking…", with its length).
   const llm = reportThinking(o.llm, (stage, chars) => emit({ type: 'thinking', stage, chars }));
-  const guard = new QueryGuard(() => state);
-  // A resumed run's draft was vouched for when it was written, if its context was clean.
-  if (guard.cleanContext()) guard.vouch(...state.steps.filter((s) => !s.part || !state.gate?.parts?.[s.part]?.dependsOnPrevious).map((s) => s.draft), state.gate?.rewritten, ...(state.gate?.parts ?? []).filter((p) => !p.dependsOnPrevious).map((p) => p.question));
-  const ctx: Ctx = { llm, library: o.library, settings: o.settings, signal, run: () => state, emit, onUsage, guard };
+  const ctx: Ctx = { llm, library: o.library, settings: o.settings, signal, run: () => state, emit, onUsage };
   const ended = (err: unknown) => endEvents(err, signal.aborted).forEach(emit);
 
   // Checked synchronously, so a run that cannot start has ended when executeRun returns.
@@ -89,6 +87,10 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
   }
   try {
     if (state.status !== 'running') emit({ type: 'resume' });
+    // What every call after the gate may see, from the input and what the library can return
+    // (its configuration, not what the tabs contain); a resumed run keeps what it saw before.
+    const reach = o.library.reach ?? { tabs: true, web: true };
+    emit({ type: 'flow', origins: unionOrigins(state.origins, contextOrigins(state.input, state.mode, reach)) });
     // Reading open tabs overlaps the gate and the draft; retrieve() waits for it if needed.
     o.library
       .prepare?.(signal)

@@ -1,9 +1,9 @@
 /** From model text with passage aliases ([P2]) to the answer the user sees: markers replaced by
  * source numbers in order of first use (while streaming, too), and the numbered source list. */
-import type { Passage } from '../retrieval/types';
+import type { Passage } from '../core/passage';
 import { aliasPassages, escapeBareNumbers, renumberMarkers, SourceList, type AliasMap } from './citations';
 import { passagesById, type Ctx } from './context';
-import type { Source, StepState } from './types';
+import type { Source, StepState } from '../core/run';
 
 /** Streams model text that holds [P2]-style markers, replacing them with source numbers as they
  * complete (a marker cut between chunks is held back until it closes). Numbers follow first use,

@@ -8,8 +8,8 @@ import { pipelineSettings, startWorld, type TestWorld } from '../../test/harness
 import { executeRun } from './run';
 import { newRun } from './run-state';
 import { resetSpeculationPolicy } from './speculate';
-import { createMemoryLibrary } from './testing/memory-library';
-import type { Run } from './types';
+import { createMemoryLibrary } from '../../test/harness/memory-library';
+import type { Run } from '../core/run';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite', 'emerald', 'feldspar'];
 const N = WORDS.length;

@@ -23,7 +23,7 @@ import { applyEvent } from './run-state';
 import type { Chain, FinalOutput } from './chain';
 import { isDone, type Ctx } from './context';
 import { exactPromptKey, plannedQuery, reviseStep } from './step';
-import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from './types';
+import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from '../core/run';
 
 /** A wait this much longer than another request's start counts as queueing. */
 const QUEUE_MS = 500;

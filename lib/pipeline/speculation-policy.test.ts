@@ -8,7 +8,7 @@ import { startQueueingProxy, type QueueingProxy } from '../../test/harness/queue
 import { executeRun } from './run';
 import { newRun } from './run-state';
 import { resetSpeculationPolicy } from './speculate';
-import { createMemoryLibrary } from './testing/memory-library';
+import { createMemoryLibrary } from '../../test/harness/memory-library';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite'];
 const DOCS = WORDS.map((w, i) => ({ url: `https://example.org/${w}`, title: w, text: `${w} is mineral number ${i + 1}.` }));

@@ -6,7 +6,7 @@
  * first so they can stream, and each decision is written after what it depends on. */
 import { z } from 'zod';
 import type { JsonSchema } from '../llm/types';
-import { VERDICTS } from '../verdicts';
+import { VERDICTS } from '../core/verdicts';
 import { sentenceSpans } from '../retrieval/passages';
 
 // ---- lenient field types ----
@@ -57,6 +57,10 @@ const citations = z.preprocess(
 
 // ---- the stages ----
 
+/** Web searches written by a call that saw only network-safe text (flow.ts): the gate's last
+ * field, and verify's search plan. A query per item; a list sent as one string is split. */
+const webSearches = z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(/\s*(?:\n|;)\s*/) : []) : Array.isArray(v) ? v : []), textList(['query', 'text']));
+
 export const gateStage = z.object({
   label,
   question: text,
@@ -67,7 +71,12 @@ export const gateStage = z.object({
     z.array(z.object({ question: text, confidence, dependsOnPrevious: flag(false) })),
   ),
   confidence,
+  /** Last: the decision fields above are complete once the model writes it. */
+  search: webSearches,
 });
+
+/** Verify: the web searches for checking a selection, from the selection alone. */
+export const searchesStage = z.object({ search: webSearches });
 
 const claimItem = z.object({ claim: text, sentence: text });
 export const claimsStage = z.object({
@@ -177,6 +186,7 @@ export const checkSettledOf = settledOf(checkSettled, ['verdict', 'corrected', '
 export const checkFinalStage = z.preprocess(withQueryFields, z.object({ ...checkBase, correctedPassage: text }).superRefine(correctionWritten));
 
 export type GateOut = z.output<typeof gateStage>;
+export type SearchesOut = z.output<typeof searchesStage>;
 export type ClaimsOut = z.output<typeof claimsStage>;
 export type DraftOut = z.output<typeof draftStage>;
 export type ReviseOut = z.output<typeof reviseFinalStage>;
@@ -184,7 +194,7 @@ export type CheckOut = z.output<typeof checkFinalStage>;
 
 /** Stable stage names, sent as response_format.json_schema.name (and as the usage stage): the
  * fake LLM server's byStage() and the scripted responders key on these. */
-export type StageName = 'gate' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose';
+export type StageName = 'gate' | 'searches' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose';
 
 /** What LlmClient.json needs for a stage: its name, JSON schema and parser. */
 export interface StageSpec<T> {

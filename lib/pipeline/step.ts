@@ -5,15 +5,15 @@
 import type { ChatMessage } from '../llm/types';
 import { DeltaTracker } from '../llm/partial-json';
 import { LlmError } from '../llm/errors';
-import type { Passage } from '../retrieval/types';
-import { backedVerdict } from '../verdicts';
+import type { Passage } from '../core/passage';
+import { backedVerdict } from '../core/verdicts';
 import { aliasPassages, validateCitations, type AliasMap } from './citations';
 import type { Chain, FinalOutput, StepCallArgs, StepCallResult, StepSettled } from './chain';
 import { isDone, type Ctx } from './context';
 import { fallbackQuery } from './prompts';
 import { refine } from './refine';
 import { MarkerStream } from './sources';
-import type { RunEvent, StepState } from './types';
+import type { RunEvent, StepState } from '../core/run';
 
 /** Said of a verdict that needed a validated citation and had none (it became "unverifiable"). */
 export const UNBACKED_NOTE = 'The model gave no evidence that could be checked for its verdict.';

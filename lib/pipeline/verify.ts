@@ -4,19 +4,21 @@
  * verdict, and the last check also writes the corrected passage. Calls: 1 + n for n claims with
  * one round each. The page the selection came from is never evidence for itself. */
 import { DeltaTracker } from '../llm/partial-json';
-import { backedVerdict, changesText, isVerdict } from '../verdicts';
+import { backedVerdict, changesText, isVerdict } from '../core/verdicts';
 import { stripMarkers, type AliasMap } from './citations';
-import { newChain, runChain, type StepCaller, type StepSettled } from './chain';
+import { isBadOutput, newChain, runChain, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { stepsOfPart, type Ctx } from './context';
-import { gateSelection } from './gate';
-import type { CatalogueEntry } from '../retrieval/types';
+import { gateView } from '../core/flow';
+import { gateSelection, planSearches } from './gate';
+import { searchPlanned } from './web-plan';
+import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
 import { UNBACKED_NOTE } from './step';
 import { buildSources, citedEvidence } from './sources';
 import { checkFinalStage, checkSettledOf, checkStage, stage, type StageSpec } from './stages';
-import type { ClaimResult, RunInput, Verdict } from './types';
+import type { ClaimResult, RunInput, Verdict } from '../core/run';
 
 function settledClaim(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
   const kept = !changesText(o.verdict);
@@ -83,6 +85,26 @@ function checkCaller(ctx: Ctx, selection: string, catalogue: CatalogueEntry[]): 
 export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> {
   const selection = input.text.trim();
   if (ctx.run().answerFinal && ctx.run().claims) return; // resumed after the end
+  let planned: Promise<void> = Promise.resolve();
+  if (!ctx.run().webPlan) {
+    // The web searches, from the selection alone (flow.ts), beside the claims call, which reads
+    // the page around the selection too and so writes queries for this computer's library only.
+    const view = gateView(input, 'verify');
+    planned = planSearches(ctx.llm, input, ctx.settings, { signal: ctx.signal, onUsage: ctx.onUsage })
+      .catch((err: unknown) => {
+        // An unreadable plan: the selection is checked against the tabs alone, and the trace
+        // says the web was not searched.
+        if (!isBadOutput(err)) throw err;
+        ctx.emit({ type: 'library', sources: [], errors: [{ provider: 'web search', message: 'The web searches for this selection could not be read from the model\'s reply: the web was not searched.' }] });
+        return [];
+      })
+      .then((queries) => {
+      ctx.emit({ type: 'web-plan', plan: { queries, origins: view.origins } });
+      searchPlanned(ctx);
+    });
+    // Its failure is the run's (awaited below); until then nothing is left unhandled.
+    planned.catch(() => undefined);
+  } else searchPlanned(ctx);
   if (!ctx.run().gate || !ctx.run().steps.length) {
     const shown = new DeltaTracker();
     const { decision, claims, query } = await gateSelection(ctx.llm, input, ctx.settings, {
@@ -101,17 +123,18 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
       },
     });
     ctx.emit({ type: 'gate', decision });
-    // The claims were written from the selection and its page only: they may go to the web.
-    ctx.guard?.vouch(query, ...claims.map((c) => c.claim));
     ctx.emit({ type: 'draft', steps: claims.map((c) => ({ text: c.claim, sentence: c.sentence || c.claim })) });
     // The first claim's query is the model's; the others' are made from their own words until a
     // correction rewrites them.
     claims.forEach((c, i) => ctx.emit({ type: 'query', index: i, round: 1, query: (i === 0 && query) || fallbackQuery(c.claim, '') }));
   }
 
+  // The checks rank what the web plan found: they wait until it has been searched.
+  ctx = { ...ctx, webReady: planned };
   const catalogue = await libraryCatalogue(ctx);
   const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection, catalogue), streamFinal: true, verify: true, origin: input.page });
   const final = await runChain(ctx, chain);
+  await planned; // its failure is the run's, even when no check needed the web
   if (final) return emitResult(ctx, final.raw, final.aliases, final.index);
 
   // The last check did not write the corrected passage. Nothing to correct: the passage stands;

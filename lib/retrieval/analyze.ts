@@ -1,7 +1,7 @@
 /** Page analysis for the ranker: each passage's field-weighted term frequencies (body, plus the
  * page title and heading path as extra fields, BM25F-style) and its token sequence. Pure function
  * of the passages, so it is cached per page version. */
-import type { Passage } from './types';
+import type { Passage } from '../core/passage';
 import { termId } from './term-dict';
 import { tokenize, titleVariants } from './tokenize';
 import { DEFAULT_WEIGHTS, type RankWeights } from './weights';

@@ -3,7 +3,7 @@
  * context, so the passage's opening is rarely the answer itself. */
 import { sentenceSpans } from './passages';
 import { tokenize } from './tokenize';
-import type { Passage } from './types';
+import type { Passage } from '../core/passage';
 
 export interface LocatedSentence {
   text: string;

@@ -2,7 +2,7 @@
  * syndicated across sites should take one slot, not several. Word 3-gram shingles, compared by
  * Jaccard similarity and by containment (a short passage inside a longer one). */
 import { tokenize } from './tokenize';
-import { hashText } from './text';
+import { hashText } from '../core/text';
 
 function shingles(text: string): Set<string> {
   const toks = tokenize(text, true);

@@ -7,7 +7,8 @@ import { createDexieEmbeddingStore } from '../store/embedding-cache';
 import { startFakeLlm, type FakeLlm } from '../../test/harness/fake-llm.ts';
 import { chooseEmbeddingModel } from './embedding-model';
 import { clearAnalysisCache, createLibrary, type LibraryOptions } from './library';
-import { createMemoryTabs } from './memory-tabs';
+import { createMemoryTabs } from '../../test/harness/memory-tabs';
+import { typedQuery } from '../../test/harness/text.ts';
 
 const TABS = [
   { title: 'Norway in 2023', text: 'Norway saw its GDP rise by two percent, driven by oil and gas exports. Unemployment stayed under four percent.' },
@@ -44,8 +45,8 @@ describe('dense ranking with the endpoint embeddings', () => {
 
   it('finds a paraphrase that words alone miss, by fusing dense with lexical ranking', async () => {
     clearAnalysisCache();
-    const lexical = await library({ embed: undefined }).retrieve({ query: question, k: 2 });
-    const hybrid = await library().retrieve({ query: question, k: 2 });
+    const lexical = await library({ embed: undefined }).retrieve({ query: question, web: typedQuery(question), k: 2 });
+    const hybrid = await library().retrieve({ query: question, web: typedQuery(question), k: 2 });
     expect(lexical.passages.map((p) => p.title)).not.toContain('Norway in 2023');
     expect(hybrid.passages[0]?.title).toBe('Norway in 2023');
     expect(hybrid.errors).toEqual([]);
@@ -54,22 +55,22 @@ describe('dense ranking with the endpoint embeddings', () => {
   it('embeds once: a second run over the same tabs makes no embeddings call', async () => {
     const store = createDexieEmbeddingStore(new RatifyDb(`emb-${Math.random()}`));
     const before = embedCalls();
-    const first = await library({ embeddingStore: store }).retrieve({ query: question, k: 2 });
+    const first = await library({ embeddingStore: store }).retrieve({ query: question, web: typedQuery(question), k: 2 });
     expect(embedCalls()).toBeGreaterThan(before);
     const afterFirst = embedCalls();
     // A new library, as a new run builds one: vectors come from IndexedDB.
-    const second = await library({ embeddingStore: store }).retrieve({ query: question, k: 2 });
+    const second = await library({ embeddingStore: store }).retrieve({ query: question, web: typedQuery(question), k: 2 });
     expect(embedCalls()).toBe(afterFirst);
     expect(second.passages.map((p) => p.id)).toEqual(first.passages.map((p) => p.id));
   });
 
   it('a failing or slow embeddings endpoint degrades to lexical ranking, with a note', async () => {
     const failing = library({ embed: async () => Promise.reject(new Error('503 Service Unavailable')) });
-    const r = await failing.retrieve({ query: 'Pasteur fermentation', k: 1 });
+    const r = await failing.retrieve({ query: 'Pasteur fermentation', web: typedQuery('Pasteur fermentation'), k: 1 });
     expect(r.passages[0]?.title).toBe('Germ theory');
     expect(r.errors).toEqual([{ provider: 'embeddings', message: '503 Service Unavailable; ranked by words only' }]);
     const slow = library({ embed: () => new Promise(() => undefined), denseTimeoutMs: 50 });
-    const s = await slow.retrieve({ query: 'Pasteur fermentation', k: 1 });
+    const s = await slow.retrieve({ query: 'Pasteur fermentation', web: typedQuery('Pasteur fermentation'), k: 1 });
     expect(s.passages[0]?.title).toBe('Germ theory');
     expect(s.errors[0]?.provider).toBe('embeddings');
     expect(s.errors[0]?.message).toMatch(/ranked by words only/);

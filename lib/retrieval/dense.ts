@@ -1,8 +1,8 @@
 /** Dense ranking: passage and query embeddings from the endpoint's embeddings model, computed in
  * batches, kept in memory and in a persistent store (IndexedDB in the extension) by model and
  * text hash, so an unchanged tab is never embedded twice. */
-import type { Passage } from './types';
-import { hashText } from './text';
+import type { Passage } from '../core/passage';
+import { hashText } from '../core/text';
 
 export type EmbedFn = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
 

@@ -3,7 +3,7 @@
 import { extractReadable } from './extract';
 import { createStaticHiddenChecks } from './static-hidden';
 import type { PageReader, ReadablePage } from './page';
-import { hashText } from './text';
+import { hashText } from '../core/text';
 
 export function createDomPageReader(): PageReader {
   return {

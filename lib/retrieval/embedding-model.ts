@@ -2,6 +2,7 @@
  * text-embedding-3-small; on servers that list their models (Ollama's and LM Studio's /v1/models
  * list embedding models beside chat models, e.g. "nomic-embed-text:latest",
  * "text-embedding-nomic-embed-text-v1.5"), the first listed model whose name says it embeds. */
+import type { LlmSettings } from '../settings/schema';
 
 /** The settings value that turns dense ranking off. */
 export const EMBEDDINGS_OFF = 'none';
@@ -51,4 +52,29 @@ export function chooseEmbeddingModel(setting: string, baseURL: string, listed: r
     if (m) return { model: m, how: 'listed' };
   }
   return { how: 'none-found' };
+}
+
+const TTL_MS = 10 * 60_000;
+const found = new Map<string, { at: number; choice: Promise<EmbeddingChoice> }>();
+
+/** Which embeddings model these settings use, listing the endpoint's models with `list` when none is
+ * set. What was found is remembered per endpoint for a while, so runs do not list models again and
+ * again. The worker lists with the client (./endpoint-embeddings.ts); the options page asks the
+ * worker, so it loads no client. */
+export function detectEmbeddingModel(llm: LlmSettings, list: (llm: LlmSettings) => Promise<string[]>, now = Date.now()): Promise<EmbeddingChoice> {
+  if (llm.preset === 'builtin') return Promise.resolve({ how: 'none-found' });
+  const key = `${llm.baseURL}\n${llm.embeddingModel}\n${llm.apiKey.length}`;
+  const hit = found.get(key);
+  if (hit && now - hit.at < TTL_MS) return hit.choice;
+  const direct = chooseEmbeddingModel(llm.embeddingModel, llm.baseURL, []);
+  const choice =
+    direct.how === 'none-found'
+      ? list(llm).then(
+          (ids) => chooseEmbeddingModel(llm.embeddingModel, llm.baseURL, ids),
+          // An endpoint that cannot list its models offers none we can find: lexical ranking.
+          (): EmbeddingChoice => ({ how: 'none-found' }),
+        )
+      : Promise.resolve(direct);
+  found.set(key, { at: now, choice });
+  return choice;
 }

@@ -4,7 +4,7 @@
  * passwords or card numbers, and they are not evidence anyway. */
 import { Readability } from '@mozilla/readability';
 import type { Heading, ReadablePage } from './page';
-import { hashText } from './text';
+import { hashText } from '../core/text';
 
 const SKIP = new Set([
   'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'INPUT', 'TEXTAREA', 'SELECT', 'OPTION', 'BUTTON',

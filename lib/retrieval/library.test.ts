@@ -5,8 +5,9 @@ import { RatifyDb } from '../store/db';
 import { createDexiePageCache, createMemoryPageCache } from '../store/page-cache';
 import { DEFAULT_SETTINGS, type SearchSettings } from '../settings/schema';
 import { createLibrary, type LibraryOptions } from './library';
-import { createMemoryTabs, type MemoryTab } from './memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { createNodePageReader } from './node-reader';
+import { typedQuery } from '../../test/harness/text.ts';
 
 let site: FixtureSite;
 let fs: FakeSearch;
@@ -57,7 +58,7 @@ const curieTab = tabPage(1, 'https://notes.example/curie', 'My Curie notes', 'Ma
 describe('the library', () => {
   it('merges open tabs and web results, and lists what it read or skipped and why', async () => {
     const l = lib([curieTab, tabPage(2, 'chrome://settings', 'Settings', ''), tabPage(3, 'https://mail.google.com/', 'Inbox', 'secret mail')]);
-    const r = await l.retrieve({ query: 'Marie Curie Nobel Prize radium', k: 6 });
+    const r = await l.retrieve({ query: 'Marie Curie Nobel Prize radium', web: typedQuery('Marie Curie Nobel Prize radium'), k: 6 });
     expect(r.errors).toEqual([]);
     expect(new Set(r.passages.map((p) => p.origin))).toEqual(new Set(['tab', 'web']));
     const tab = r.passages.find((p) => p.origin === 'tab');
@@ -76,13 +77,13 @@ describe('the library', () => {
     const l = lib([curieTab]);
     const statuses = await l.prepare();
     expect(statuses).toHaveLength(1);
-    const r = await l.retrieve({ query: 'Curie', k: 3 });
+    const r = await l.retrieve({ query: 'Curie', web: typedQuery('Curie'), k: 3 });
     expect(r.sources.filter((s) => s.origin === 'tab')).toEqual([]);
   });
 
   it('fetches result pages and makes them readable (SearXNG and Brave give only links)', async () => {
     const l = lib([], { search: search({ searxng: true, brave: true }) });
-    const r = await l.retrieve({ query: 'Eiffel Tower', k: 4 });
+    const r = await l.retrieve({ query: 'Eiffel Tower', web: typedQuery('Eiffel Tower'), k: 4 });
     expect(r.errors).toEqual([]);
     const web = r.passages.filter((p) => p.origin === 'web');
     expect(web.length).toBeGreaterThan(0);
@@ -96,7 +97,7 @@ describe('the library', () => {
     // A time-out a healthy local provider meets even on a busy machine; the hung one costs it once.
     const l = lib([curieTab], { search: search({ wikipedia: true, brave: true, tavily: true }, 1500) });
     const t0 = Date.now();
-    const r = await l.retrieve({ query: 'Marie Curie', k: 4 });
+    const r = await l.retrieve({ query: 'Marie Curie', web: typedQuery('Marie Curie'), k: 4 });
     expect(Date.now() - t0).toBeLessThan(6000);
     expect(r.errors.map((e) => e.provider).sort()).toEqual(['brave', 'tavily']);
     expect(r.errors.find((e) => e.provider === 'brave')).toMatchObject({ status: 500 });
@@ -106,7 +107,7 @@ describe('the library', () => {
 
   it('in verify mode leaves out the page the selection came from', async () => {
     const l = lib([curieTab, tabPage(2, 'https://other.example/', 'Other', 'Marie Curie was born in Warsaw.')], { origin: { tabId: 1, url: curieTab.url }, providers: [] });
-    const r = await l.retrieve({ query: 'Marie Curie', k: 4 });
+    const r = await l.retrieve({ query: 'Marie Curie', web: typedQuery('Marie Curie'), k: 4 });
     expect(r.passages.every((p) => p.tabId !== 1 && p.url !== curieTab.url)).toBe(true);
     expect(r.sources.find((s) => s.tabId === 1)).toMatchObject({ status: 'skipped', reason: 'selection source' });
   });
@@ -121,10 +122,10 @@ describe('the library', () => {
       // A toy embedding that prefers the "Fruit" passage for any query.
       embed: async (texts) => texts.map((t, i) => (i === 0 ? [1, 0] : t.startsWith('Fruit') ? [1, 0] : [0, 1])),
     });
-    const r = await dense.retrieve({ query: 'apples orchards', k: 2 });
+    const r = await dense.retrieve({ query: 'apples orchards', web: typedQuery('apples orchards'), k: 2 });
     expect(r.passages).toHaveLength(2);
     const failing = lib(tabs, { providers: [], embed: async () => Promise.reject(new Error('embeddings endpoint 404')) });
-    const f = await failing.retrieve({ query: 'apples orchards', k: 2 });
+    const f = await failing.retrieve({ query: 'apples orchards', web: typedQuery('apples orchards'), k: 2 });
     expect(f.errors).toEqual([{ provider: 'embeddings', message: 'embeddings endpoint 404; ranked by words only' }]);
     expect(f.passages).toHaveLength(2);
   });
@@ -132,7 +133,7 @@ describe('the library', () => {
   it('drops near-duplicates across tabs and search', async () => {
     const text = 'The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris. It is named after the engineer Gustave Eiffel, whose company designed and built the tower.';
     const l = lib([tabPage(1, 'https://a.example/', 'Eiffel', text), tabPage(2, 'https://b.example/', 'Eiffel copy', text)], { providers: [] });
-    const r = await l.retrieve({ query: 'Eiffel Tower engineer', k: 4 });
+    const r = await l.retrieve({ query: 'Eiffel Tower engineer', web: typedQuery('Eiffel Tower engineer'), k: 4 });
     expect(r.passages).toHaveLength(1);
   });
 
@@ -149,10 +150,10 @@ describe('the library', () => {
     const fuji = tabPage(2, 'https://notes.example/fuji', 'Fuji notes', 'Mount Fuji is 3,776 metres tall and last erupted in 1707.', { windowId: 9 });
     const curie = { ...curieTab, windowId: 8 };
     const chosen = lib([curie, fuji], { tabChoice: { tabIds: [2] }, providers: [] });
-    const r = await chosen.retrieve({ query: 'Marie Curie Mount Fuji', k: 4 });
+    const r = await chosen.retrieve({ query: 'Marie Curie Mount Fuji', web: typedQuery('Marie Curie Mount Fuji'), k: 4 });
     expect(r.sources.map((s) => [s.tabId, s.status])).toEqual([[2, 'read']]);
     expect(r.passages.map((p) => p.url)).toEqual(['https://notes.example/fuji']);
-    const window8 = await lib([curie, fuji], { tabChoice: { windowId: 8 }, providers: [] }).retrieve({ query: 'Marie Curie Mount Fuji', k: 4 });
+    const window8 = await lib([curie, fuji], { tabChoice: { windowId: 8 }, providers: [] }).retrieve({ query: 'Marie Curie Mount Fuji', web: typedQuery('Marie Curie Mount Fuji'), k: 4 });
     expect(window8.sources.map((s) => s.tabId)).toEqual([1]);
     expect(fs.requests.length).toBe(0);
   });

@@ -2,22 +2,22 @@
  * passages, ranked, de-duplicated. Every dependency is passed in, so the same code runs in the
  * extension's worker, in Node tests and in the benchmark. */
 import type { PipelineSettings, PrivacySettings, SearchSettings } from '../settings/schema';
-import type { PageCache } from '../store/page-cache';
+import type { PageCache } from './page-cache';
 import { dedupe } from './dedupe';
 import { spreadPages } from './diversify';
 import { DenseIndex, passageEmbedText, type EmbedFn, type EmbeddingStore } from './dense';
 import type { PageReader, ReadablePage } from './page';
 import { chunkPage } from './passages';
 import { catalogueEntry, queryAlternatives } from './queries';
-import { chunkPdf, cutNote } from './pdf';
+import { chunkPdf } from './pdf';
 import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeights } from './rank';
 import { fuseByScore, type Scored } from './fusion';
-import { providersFromSettings, type SearchHit, type SearchProvider } from './search';
-import { ProviderError as SearchProviderError } from './search/provider';
-import { isExcludedHost, mapLimit, NO_SITE_ACCESS, readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
-import { documentUrl, squash } from './text';
-import type { CatalogueEntry, Library, Origin, Passage, ProviderError, RetrieveRequest, RetrieveResult, SourceStatus } from './types';
-import { fetchReadable } from './web';
+import { providersFromSettings, type SearchProvider } from './search';
+import { readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
+import { documentUrl } from '../core/url';
+import type { CatalogueEntry, Origin, Passage, ProviderError, SourceStatus } from '../core/passage';
+import type { Library, RetrieveRequest, RetrieveResult } from './types';
+import { WebSearch } from './web-search';
 
 export type { EmbedFn } from './dense';
 
@@ -111,18 +111,7 @@ export function clearAnalysisCache(): void {
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).slice(0, 200);
 
-/** A result represented by its search snippet (short, but from the result the provider chose). */
-function snippetPage(hit: SearchHit): ReadablePage {
-  return { url: hit.url, hash: `snippet:${hit.snippet?.length ?? 0}`, title: hit.title, text: hit.snippet ?? '', headings: [] };
-}
-
-/** Search APIs take short queries; a long RAT step is cut at a word boundary. */
-export function searchQuery(q: string, max = 300): string {
-  const s = squash(q);
-  if (s.length <= max) return s;
-  const cut = s.lastIndexOf(' ', max);
-  return s.slice(0, cut > max / 2 ? cut : max);
-}
+export { searchQuery } from './web-search';
 
 export function createLibrary(opts: LibraryOptions): RatifyLibrary {
   const now = opts.now ?? Date.now;
@@ -137,7 +126,19 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
   let prepared: Promise<SourceStatus[]> | undefined;
   let preparedByCaller = false;
   let tabStatusesReported = false;
-  const tabUrls = new Set<string>();
+  const web = new WebSearch({
+    providers,
+    search: opts.search,
+    excludedDomains: opts.privacy.excludedDomains,
+    privateNetwork: opts.privacy.privateNetwork,
+    reader: opts.reader,
+    fetch: fetchFn,
+    cache: opts.cache,
+    now,
+    cacheTtlMs: opts.webCacheTtlMs ?? 86_400_000,
+    hostAccess: opts.hostAccess,
+    onPage: (page, status) => index.add(analysisFor(page, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights)),
+  });
 
   async function readOpenTabs(signal?: AbortSignal): Promise<SourceStatus[]> {
     const adapter = opts.tabs;
@@ -164,7 +165,6 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       hostAccess: opts.hostAccess,
     }, { cache: opts.cache, signal, now, timeoutMs: opts.tabTimeoutMs, concurrency: opts.tabConcurrency });
     for (const { tab, page } of r.pages) {
-      tabUrls.add(documentUrl(page.url));
       index.add(analysisFor(page, chars, 'tab', { tabId: tab.id, overlap: opts.passageOverlap }, index.weights));
       catalogue.push(catalogueEntry({ url: tab.url || page.url, title: page.title || tab.title, lang: page.lang }, 'tab'));
     }
@@ -181,97 +181,6 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       throw e;
     });
     return prepared;
-  }
-
-  /** One provider's hits, with its failure (if any) as a provider error. */
-  async function searchOne(p: SearchProvider, query: string, signal: AbortSignal | undefined): Promise<{ hits: SearchHit[]; error?: ProviderError }> {
-    try {
-      const hits = await withTimeout(opts.search.timeoutMs, signal, (s) => p.search(query, { signal: s, limit: Math.max(1, opts.search.pagesPerQuery), fetch: fetchFn }));
-      return { hits };
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      const status = e instanceof SearchProviderError ? e.status : undefined;
-      // Without site access only servers that answer extensions (CORS) can be reached; a
-      // self-hosted SearXNG or a keyed API may not, and the user should know why it failed.
-      const why = opts.hostAccess === false && status === undefined ? `; ${NO_SITE_ACCESS} (the server may not accept extension requests without it)` : '';
-      return { hits: [], error: { provider: p.name, message: `${errorText(e)}${why}`, ...(status !== undefined ? { status } : {}) } };
-    }
-  }
-
-  async function readHit(hit: SearchHit, provider: string, signal: AbortSignal | undefined): Promise<{ page?: ReadablePage; status: SourceStatus }> {
-    const base = { url: hit.url, title: hit.title, origin: 'web' as const, provider };
-    if (hit.page?.text.trim()) return { page: hit.page, status: { ...base, status: 'read' } };
-    const cached = await opts.cache?.get(hit.url);
-    const cut = (page: ReadablePage) => (cutNote(page) ? { reason: cutNote(page) } : {});
-    if (cached && now() - cached.storedAt < (opts.webCacheTtlMs ?? 86_400_000)) {
-      return { page: cached, status: { ...base, status: 'cached', ...cut(cached) } };
-    }
-    // Without site access the browser refuses the fetch (no CORS on ordinary pages): the snippet
-    // stands in, and the trace says why the page itself was not read.
-    if (opts.hostAccess === false) {
-      if (!hit.snippet) return { status: { ...base, status: 'skipped', reason: NO_SITE_ACCESS } };
-      return { page: snippetPage(hit), status: { ...base, status: 'skipped', reason: `${NO_SITE_ACCESS}; used the search snippet` } };
-    }
-    try {
-      const page = await withTimeout(opts.search.timeoutMs, signal, (s) =>
-        fetchReadable(hit.url, {
-          fetch: fetchFn,
-          reader: opts.reader,
-          signal: s,
-          privateNetwork: opts.privacy.privateNetwork,
-          // Excluded domains hold on every redirect hop, not only for the result's own URL.
-          refuse: (u) => (isExcludedHost(u.hostname, opts.privacy.excludedDomains) ? 'excluded domain' : undefined),
-        }),
-      );
-      if (!page.text.trim()) throw new Error('no readable text');
-      if (!page.title || page.title === page.url) page.title = hit.title;
-      await opts.cache?.put({ ...page, url: hit.url, storedAt: now() });
-      return { page: { ...page, url: hit.url }, status: { ...base, status: 'read', ...cut(page) } };
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      // The snippet is still evidence (short, but from the result the provider chose).
-      if (hit.snippet) return { page: snippetPage(hit), status: { ...base, status: 'failed', reason: `${errorText(e)}; used the search snippet` } };
-      return { status: { ...base, status: 'failed', reason: errorText(e) } };
-    }
-  }
-
-  async function searchWeb(query: string, signal: AbortSignal | undefined): Promise<{ sources: SourceStatus[]; errors: ProviderError[] }> {
-    const sources: SourceStatus[] = [];
-    const errors: ProviderError[] = [];
-    if (!providers.length || !query.trim()) return { sources, errors };
-    const q = searchQuery(query);
-    const results = await Promise.all(providers.map((p) => searchOne(p, q, signal)));
-    const todo: { hit: SearchHit; provider: string }[] = [];
-    const seen = new Set<string>();
-    results.forEach((r, i) => {
-      if (r.error) errors.push(r.error);
-      for (const hit of r.hits) {
-        const key = documentUrl(hit.url);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        // Already in the library as an open tab: that copy is what the user sees.
-        if (tabUrls.has(key)) continue;
-        const provider = providers[i].name;
-        const host = (() => {
-          try {
-            return new URL(hit.url).hostname;
-          } catch {
-            return '';
-          }
-        })();
-        if (originUrl && key === originUrl) {
-          sources.push({ url: hit.url, title: hit.title, origin: 'web', provider, status: 'skipped', reason: 'selection source' });
-        } else if (host && isExcludedHost(host, opts.privacy.excludedDomains)) {
-          sources.push({ url: hit.url, title: hit.title, origin: 'web', provider, status: 'skipped', reason: 'excluded domain' });
-        } else todo.push({ hit, provider });
-      }
-    });
-    const read = await mapLimit(todo, 4, ({ hit, provider }) => readHit(hit, provider, signal));
-    for (const { page, status } of read) {
-      sources.push(status);
-      if (page) index.add(analysisFor({ ...page, url: status.url }, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights));
-    }
-    return { sources, errors };
   }
 
   /** One dense ranking per query alternative, or none (with a note in the trace) when the
@@ -297,7 +206,9 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     get size() {
       return index.size;
     },
+    reach: { tabs: !!opts.tabs && opts.hostAccess !== false && !(opts.tabChoice?.tabIds && !opts.tabChoice.tabIds.length), web: web.enabled },
     prepare: (signal?: AbortSignal) => prepare(signal),
+    searchWeb: (queries, signal) => web.search(queries, signal),
     async catalogue(signal?: AbortSignal): Promise<CatalogueEntry[]> {
       if (opts.tabs) await prepare(signal, true).catch(() => []); // a failed read is reported by retrieve
       return [...catalogue];
@@ -307,20 +218,19 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       const errors: ProviderError[] = [];
       const k = Math.max(1, req.k || opts.pipeline.passagesPerStep);
       // Tabs and the web in parallel; tab statuses go into the trace here only when nobody
-      // called prepare() (which returns them itself).
+      // called prepare() (which returns them itself). The web is searched only with a WebQuery
+      // (network-safe by construction); searches in flight (the run's plan) are waited for.
       const alts = queryAlternatives(req.query);
       if (!alts.length) alts.push(req.query);
-      const [tabStatuses, ...webs] = await Promise.all([
+      const [tabStatuses, found] = await Promise.all([
         opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]),
-        // Web search gets the guarded query (lib/pipeline/query-guard.ts), alternative by alternative.
-        ...(req.webQuery === undefined ? alts : queryAlternatives(req.webQuery).length ? queryAlternatives(req.webQuery) : [req.webQuery]).map((q) => searchWeb(q, req.signal)),
+        req.web ? web.search([req.web], req.signal) : Promise.resolve({ sources: [], errors: [] }),
       ]);
+      await web.settled();
       if (!preparedByCaller && !tabStatusesReported) sources.push(...tabStatuses);
       tabStatusesReported = true;
-      for (const web of webs) {
-        sources.push(...web.sources);
-        errors.push(...web.errors);
-      }
+      sources.push(...found.sources);
+      errors.push(...found.errors);
       if (req.signal?.aborted) throw req.signal.reason instanceof Error ? req.signal.reason : new Error('aborted');
 
       const seed = (req.round ?? 1) > 1 ? req.seed : undefined;

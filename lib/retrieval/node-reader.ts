@@ -6,7 +6,7 @@ import { createStaticHiddenChecks } from './static-hidden';
 import type { PageReader, ReadablePage } from './page';
 import { readPdf } from './pdf';
 import { nodePdfJs } from './pdf-node';
-import { hashText } from './text';
+import { hashText } from '../core/text';
 
 export function createNodePageReader(): PageReader {
   return {

@@ -10,7 +10,7 @@ import { diversifyTop } from './diversify';
 import { lookupTerm, termCount } from './term-dict';
 import { namedBy, titleHits, type NamingSeq } from './title-match';
 import { tokenize, tokenizeCased } from './tokenize';
-import type { Passage } from './types';
+import type { Passage } from '../core/passage';
 import { DEFAULT_WEIGHTS, type RankWeights } from './weights';
 
 export interface SearchOptions {

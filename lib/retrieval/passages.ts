@@ -1,8 +1,8 @@
 /** Cuts a page's readable text into sentence-bounded passages. Sentences come from
  * Intl.Segmenter, which also handles scripts without spaces (Chinese, Japanese) and RTL text. */
-import type { Origin, Passage } from './types';
+import type { Origin, Passage } from '../core/passage';
 import type { Heading, ReadablePage } from './page';
-import { hashText } from './text';
+import { hashText } from '../core/text';
 
 export interface ChunkOptions {
   /** Target passage size in characters (PipelineSettings.passageChars). */

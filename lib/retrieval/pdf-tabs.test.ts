@@ -6,11 +6,12 @@ import { buildPdf } from '../../test/fixtures/site/pdf/make-pdf';
 import { DEFAULT_SETTINGS } from '../settings/schema';
 import { createMemoryPageCache } from '../store/page-cache';
 import { createLibrary } from './library';
-import { createMemoryTabs, type MemoryTab } from './memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { createNodePageReader } from './node-reader';
 import { MAX_SOURCE_CHARS } from './pdf';
 import { TabShowsPdf, withPdfTabs } from './pdf-tabs';
 import type { TabsAdapter } from './tabs';
+import { typedQuery } from '../../test/harness/text.ts';
 
 let site: FixtureSite;
 let fs: FakeSearch;
@@ -54,7 +55,7 @@ describe('a PDF open in a tab', () => {
   it('is fetched and read by page: the passage that answers knows its page', async () => {
     const url = site.url(PDF_PATH);
     const l = library(tabs([{ id: 4, url, title: 'glacier-survey.pdf' }]));
-    const r = await l.retrieve({ query: 'Kessler Glacier retreated metres between 2014 and 2024', k: 3 });
+    const r = await l.retrieve({ query: 'Kessler Glacier retreated metres between 2014 and 2024', web: typedQuery('Kessler Glacier retreated metres between 2014 and 2024'), k: 3 });
     expect(r.sources).toEqual([expect.objectContaining({ url, status: 'read', tabId: 4, title: 'glacier-survey.pdf' })]);
     expect(r.sources[0]?.reason).toBeUndefined();
     const top = r.passages[0];
@@ -68,7 +69,7 @@ describe('a PDF open in a tab', () => {
     const counting = { ...reader, readPdf: async (b: Uint8Array, u: string, s?: AbortSignal) => (parses.push(u), reader.readPdf!(b, u, s)) };
     const adapter = () => withPdfTabs(createMemoryTabs([{ id: 4, url, title: 'glacier-survey.pdf' }]), { fetch: fetchFn, reader: counting });
     const cache = createMemoryPageCache();
-    const query = { query: 'Kessler Glacier retreated metres between 2014 and 2024', k: 3 };
+    const query = { query: 'Kessler Glacier retreated metres between 2014 and 2024', web: typedQuery('Kessler Glacier retreated metres between 2014 and 2024'), k: 3 };
     await library(adapter(), false, cache).retrieve(query);
     const again = await library(adapter(), false, cache).retrieve(query);
     expect(parses).toEqual([url]);
@@ -83,7 +84,7 @@ describe('a PDF open in a tab', () => {
     const before = site.requests.length;
     // Firefox's pdf.js viewer cannot be scripted; Chrome's reader script says "a PDF".
     const l = library(tabs([viewer, page], (t) => (t.id === 5 ? new Error('Missing host permission for the tab') : t.id === 6 ? new Error('Cannot access contents of the page') : undefined)));
-    const r = await l.retrieve({ query: 'Kessler Glacier terminus altitude', k: 2 });
+    const r = await l.retrieve({ query: 'Kessler Glacier terminus altitude', web: typedQuery('Kessler Glacier terminus altitude'), k: 2 });
     expect(r.passages[0]).toMatchObject({ page: 3, tabId: 5 });
     expect(r.sources.find((s) => s.tabId === 5)?.status).toBe('read');
     // The HTML tab that could not be scripted keeps its own error; its body was not downloaded.
@@ -91,7 +92,7 @@ describe('a PDF open in a tab', () => {
     expect(site.requests.slice(before).map((q) => q.path).sort()).toEqual(['/articles/marie-curie.html', '/reports/kessler']);
 
     const l2 = library(tabs([viewer], () => new TabShowsPdf()));
-    expect((await l2.retrieve({ query: 'Kessler Glacier terminus altitude', k: 2 })).passages[0]?.page).toBe(3);
+    expect((await l2.retrieve({ query: 'Kessler Glacier terminus altitude', web: typedQuery('Kessler Glacier terminus altitude'), k: 2 })).passages[0]?.page).toBe(3);
   });
 
   it('longer than the cap is read up to it, and the trace says where it was cut', async () => {
@@ -100,7 +101,7 @@ describe('a PDF open in a tab', () => {
     site.addPage('/pdf/long.pdf', buildPdf(pages, 'A long report'), 'application/pdf');
     const url = site.url('/pdf/long.pdf');
     const l = library(tabs([{ id: 9, url, title: 'long.pdf' }]));
-    const r = await l.retrieve({ query: 'ice cores dust layers', k: 3 });
+    const r = await l.retrieve({ query: 'ice cores dust layers', web: typedQuery('ice cores dust layers'), k: 3 });
     const status = r.sources.find((s) => s.tabId === 9);
     expect(status?.status).toBe('read');
     expect(status?.reason).toMatch(/^cut at [\d,]+ characters, on page (\d+) of 90$/);
@@ -115,7 +116,7 @@ describe('a PDF open in a tab', () => {
 it('a PDF search result is read by page too', async () => {
   fs.setCorpus([{ title: 'Survey of the Kessler Glacier', url: site.url(PDF_PATH), text: 'Kessler Glacier survey retreat terminus radar', lang: 'en' }]);
   const l = library(tabs([]), true);
-  const r = await l.retrieve({ query: 'Kessler Glacier retreat', k: 2 });
+  const r = await l.retrieve({ query: 'Kessler Glacier retreat', web: typedQuery('Kessler Glacier retreat'), k: 2 });
   expect(r.errors).toEqual([]);
   expect(r.sources).toEqual([expect.objectContaining({ url: site.url(PDF_PATH), origin: 'web', status: 'read' })]);
   expect(r.passages.find((p) => p.text.includes('212 metres'))).toMatchObject({ page: 3, origin: 'web' });

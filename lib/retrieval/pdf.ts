@@ -6,8 +6,8 @@
 import type { Heading, PdfLayout, ReadablePage } from './page';
 import { chunkPage, type ChunkOptions } from './passages';
 import { passageId } from './passages';
-import { hashText } from './text';
-import type { Passage } from './types';
+import { hashText } from '../core/text';
+import type { Passage } from '../core/passage';
 
 /** The text kept of one source (a PDF's pages, in order): the rest is left out and the trace
  * says where the text stops. About 100 pages of dense print. */

@@ -2,8 +2,8 @@
  * d'ouverture du Louvre"), written by the model in the languages and vocabulary of the sources.
  * Each alternative is ranked on its own and the rankings are fused by rank (RRF), so a passage
  * found by any of them can lead. */
-import type { CatalogueEntry } from './types';
-import { documentUrl } from './text';
+import type { CatalogueEntry } from '../core/passage';
+import { documentUrl } from '../core/url';
 
 /** At most this many alternatives are used (each costs a ranking and, for the web, a search). */
 export const MAX_ALTERNATIVES = 3;

@@ -5,7 +5,7 @@
  * the page the user is on, test libraries). */
 import { analyzeDoc } from './analyze';
 import { PassageIndex, type ScoredPassage } from './passage-index';
-import type { Passage } from './types';
+import type { Passage } from '../core/passage';
 import type { RankWeights } from './weights';
 
 export { analyzeDoc, type AnalyzedDoc, type AnalyzedPassage } from './analyze';

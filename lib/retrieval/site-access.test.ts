@@ -7,9 +7,10 @@ import { startFixtureSite, type FixtureSite } from '../../test/harness/fixture-s
 import { createMemoryPageCache } from '../store/page-cache';
 import { DEFAULT_SETTINGS, type SearchSettings } from '../settings/schema';
 import { createLibrary, type LibraryOptions } from './library';
-import { createMemoryTabs, type MemoryTab } from './memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { createNodePageReader } from './node-reader';
 import { NO_SITE_ACCESS, skipReason } from './tabs';
+import { typedQuery } from '../../test/harness/text.ts';
 
 let site: FixtureSite;
 let fs: FakeSearch;
@@ -55,7 +56,7 @@ function lib(tabs: MemoryTab[], extra: Partial<LibraryOptions>) {
 describe('without access to sites', () => {
   it('reads no tab and says why for each; with access the same tab is read', async () => {
     const without = lib([curie, settingsTab], { hostAccess: false });
-    const r = await without.l.retrieve({ query: 'Marie Curie radium', k: 6 });
+    const r = await without.l.retrieve({ query: 'Marie Curie radium', web: typedQuery('Marie Curie radium'), k: 6 });
     expect(without.adapter.reads).toEqual([]);
     expect(r.sources.filter((s) => s.origin === 'tab').map((s) => [s.tabId, s.status, s.reason])).toEqual([
       [1, 'skipped', NO_SITE_ACCESS],
@@ -67,13 +68,13 @@ describe('without access to sites', () => {
     expect(r.passages.some((p) => p.origin === 'web' && p.provider === 'wikipedia')).toBe(true);
 
     const granted = lib([curie], { hostAccess: true });
-    await granted.l.retrieve({ query: 'Marie Curie radium', k: 6 });
+    await granted.l.retrieve({ query: 'Marie Curie radium', web: typedQuery('Marie Curie radium'), k: 6 });
     expect(granted.adapter.reads).toEqual([1]);
   });
 
   it('fetches no result page: the snippet stands in, and the trace says the page was not read and why', async () => {
     const { l } = lib([], { hostAccess: false, search: search({ searxng: true }) });
-    const r = await l.retrieve({ query: 'Eiffel Tower', k: 4 });
+    const r = await l.retrieve({ query: 'Eiffel Tower', web: typedQuery('Eiffel Tower'), k: 4 });
     expect(site.requests.some((q) => q.path.startsWith('/articles/'))).toBe(false);
     const web = r.sources.filter((s) => s.origin === 'web');
     expect(web.length).toBeGreaterThan(0);
@@ -86,7 +87,7 @@ describe('without access to sites', () => {
       throw new TypeError('Failed to fetch');
     };
     const { l } = lib([], { hostAccess: false, search: search({ brave: true }), fetch: refused });
-    const r = await l.retrieve({ query: 'Eiffel Tower', k: 4 });
+    const r = await l.retrieve({ query: 'Eiffel Tower', web: typedQuery('Eiffel Tower'), k: 4 });
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]?.message).toContain(NO_SITE_ACCESS);
   });

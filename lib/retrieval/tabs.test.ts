@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPageCache } from '../store/page-cache';
-import { createMemoryTabs, type MemoryTab } from './memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { isExcludedHost, readTabs, skipReason, type TabRules } from './tabs';
 
 const rules: TabRules = { excludedDomains: ['mail.google.com', 'chase.com'], allowIncognito: false, extensionOrigin: 'chrome-extension://abc' };

@@ -1,12 +1,12 @@
 /** Open tabs as a library: which tabs may be read (privacy rules), and reading them with bounded
  * concurrency, a per-tab time-out and a status per tab for the run's trace. Browser access sits
  * behind `TabsAdapter` (lib/browser/tabs-adapter.ts in the extension, fakes in tests). */
-import type { PageCache } from '../store/page-cache';
+import type { PageCache } from './page-cache';
 import type { ReadablePage } from './page';
-import type { SourceStatus } from './types';
+import type { SourceStatus } from '../core/passage';
 import { isPrivateHost } from './private-host';
 import { cutNote } from './pdf';
-import { documentUrl } from './text';
+import { documentUrl } from '../core/url';
 
 export interface TabInfo {
   id: number;

@@ -1,46 +1,7 @@
 /** The retrieval library as the pipeline sees it. Implementations live beside this file
  * (open tabs, web search providers, passages, ranker); browser access goes through adapters. */
-
-export type Origin = 'tab' | 'web';
-
-/** A sentence-bounded slice of one source text. */
-export interface Passage {
-  /** Stable across runs for the same source text: derived from URL, content hash and offsets. */
-  id: string;
-  url: string;
-  title: string;
-  origin: Origin;
-  text: string;
-  /** Headings above the passage, outermost first. */
-  headingPath: string[];
-  /** Character offsets of `text` in the source's readable text. */
-  start: number;
-  end: number;
-  /** Set for open tabs, so a citation can focus the tab. */
-  tabId?: number;
-  /** Which search provider found it (web passages). */
-  provider?: string;
-  /** PDF page (1-based) the passage is on; passages never straddle PDF pages. */
-  page?: number;
-}
-
-/** What happened to one candidate source (a tab or a search result), for the run's trace. */
-export interface SourceStatus {
-  url: string;
-  title: string;
-  origin: Origin;
-  status: 'read' | 'cached' | 'skipped' | 'failed';
-  /** Why it was skipped or failed, in a few words (e.g. "excluded domain", "time-out after 5 s"). */
-  reason?: string;
-  tabId?: number;
-  provider?: string;
-}
-
-export interface ProviderError {
-  provider: string;
-  message: string;
-  status?: number;
-}
+import type { WebQuery } from '../core/flow';
+import type { CatalogueEntry, Passage, ProviderError, SourceStatus } from '../core/passage';
 
 export interface RetrieveRequest {
   /** One query, or several alternatives separated by " || " (e.g. the same question in the
@@ -52,9 +13,14 @@ export interface RetrieveRequest {
   round?: number;
   seed?: Passage[];
   signal?: AbortSignal;
-  /** What may go to web search, when it differs from `query` (terms that may carry open-tab text
-   * withheld, lib/pipeline/query-guard.ts); '' searches the web not at all. */
-  webQuery?: string;
+  /** Also search the web with this (once per library) before ranking. Without it the web is not
+   * searched for this request: `query` ranks the tabs and the result pages already found. */
+  web?: WebQuery;
+}
+
+export interface WebSearchResult {
+  sources: SourceStatus[];
+  errors: ProviderError[];
 }
 
 export interface RetrieveResult {
@@ -64,19 +30,6 @@ export interface RetrieveResult {
   errors: ProviderError[];
 }
 
-/** One source in the library as the model may see it when it writes queries: what it is and in
- * which language, never its text. */
-export interface CatalogueEntry {
-  title: string;
-  /** Host name. */
-  site: string;
-  /** Address without query string or fragment. */
-  url: string;
-  /** BCP 47 language of the page, when it declares one. */
-  lang?: string;
-  origin: Origin;
-}
-
 export interface Library {
   /** The sources read so far (open tabs), for the prompts that write queries: so the model can
    * write them in the languages and vocabulary of the sources. Waits for `prepare`. */
@@ -84,5 +37,11 @@ export interface Library {
   /** Read the local part of the library (open tabs) ahead of time, so it overlaps with drafting.
    * Idempotent; `retrieve` awaits it when it has not finished. */
   prepare?(signal?: AbortSignal): Promise<SourceStatus[]>;
+  /** Search the web (each query once per library); the result pages join the library, and every
+   * later `retrieve` waits for searches in flight. Returns what was newly looked at. */
+  searchWeb?(queries: WebQuery[], signal?: AbortSignal): Promise<WebSearchResult>;
+  /** What passages this library can return: open tabs (any tab, the page the user is on among
+   * them), web results. Decided by its configuration, never by what the tabs contain. */
+  readonly reach?: { tabs: boolean; web: boolean };
   retrieve(req: RetrieveRequest): Promise<RetrieveResult>;
 }

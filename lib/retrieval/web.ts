@@ -5,7 +5,7 @@
  * redirects are followed by hand, never by fetch. */
 import { pageUrlProblem } from '../net/host-policy';
 import type { PageReader, ReadablePage } from './page';
-import { hashText } from './text';
+import { hashText } from '../core/text';
 import { pageFromMarkedText } from './page';
 import { isPdfType, isPdfUrl } from './pdf';
 import type { TabRead } from './tabs';

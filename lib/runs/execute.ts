@@ -1,6 +1,6 @@
 import { createLlmClient } from '../llm/client';
 import { executeRun } from '../pipeline/run';
-import type { Run } from '../pipeline/types';
+import type { Run } from '../core/run';
 import type { Library } from '../retrieval/types';
 import type { LlmClient } from '../llm/types';
 import type { Settings } from '../settings/schema';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
-import type { PageContext, RunInput, RunMode } from '../pipeline/types';
+import type { PageContext, RunInput, RunMode } from '../core/run';
 import { createHandlers, type HandlerDeps } from './handlers';
 import type { RunManager } from './run-manager';
 

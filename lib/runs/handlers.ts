@@ -1,8 +1,8 @@
 import { testConnection } from '../llm/test-connection';
 import { listModels } from '../llm/client';
 import { LlmError, classifyLlmError } from '../llm/errors';
-import type { Reply, Request, RequestMap } from '../messages';
-import type { PageContext, Run, ThreadTurn } from '../pipeline/types';
+import type { Reply, Request, RequestMap } from './messages';
+import type { PageContext, Run, ThreadTurn } from '../core/run';
 import type { RunManager } from './run-manager';
 
 export interface HandlerDeps {

@@ -10,7 +10,7 @@ import { RatifyDb } from '../store/db';
 import { runStore } from '../store/runs';
 import { executeRun } from '../pipeline/run';
 import { applyEvent } from '../pipeline/run-state';
-import type { Run } from '../pipeline/types';
+import type { Run } from '../core/run';
 import { withDefaults, type PipelineSettings } from '../settings/schema';
 import { RunManager, type RunUpdate } from './run-manager';
 

@@ -5,7 +5,7 @@ import { RatifyDb } from '../store/db';
 import { runStore, type RunStore } from '../store/runs';
 import { executeRun } from '../pipeline/run';
 import { newRun } from '../pipeline/run-state';
-import type { Run } from '../pipeline/types';
+import type { Run } from '../core/run';
 import { withDefaults, type Settings } from '../settings/schema';
 import { RunManager, type ExecuteContext, type RunUpdate } from './run-manager';
 

@@ -5,7 +5,7 @@
 import { classifyLlmError } from '../llm/errors';
 import { canResume } from '../pipeline/run';
 import { endedWithError, newRun } from '../pipeline/run-state';
-import type { Run, RunError, RunEvent, RunInput, RunMode } from '../pipeline/types';
+import type { Run, RunError, RunEvent, RunInput, RunMode } from '../core/run';
 import { isLlmConfigured, type Settings } from '../settings/schema';
 
 /** What the worker tells a subscriber (the side panel) about one run. */

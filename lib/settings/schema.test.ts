@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_PROVIDERS } from '../retrieval/search/registry';
+import { SEARCH_PROVIDERS } from './search-providers';
 import { rangeOf } from './fields';
 import { migrateSettings, SETTINGS_VERSION, toStored, V1_DEFAULTS } from './migrations';
 import { DEFAULT_SETTINGS, isLlmConfigured, SECTION_SCHEMAS, validateSettings, withDefaults } from './schema';

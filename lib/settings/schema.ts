@@ -3,7 +3,7 @@
  * browser.storage.local under `settings`, with a version (see ./migrations.ts); read by the
  * worker, the panel, the options page and the Node CLI (which builds one from flags). */
 import { z } from 'zod';
-import { SEARCH_PROVIDERS, providerSettingsShapes } from '../retrieval/search/registry';
+import { SEARCH_PROVIDERS, providerSettingsShapes } from './search-providers';
 import { intIn, numberIn, sendsKeyInClear, urlField, type ProblemCode } from './fields';
 
 export const PROVIDER_PRESET_IDS = ['openai', 'ollama', 'lmstudio', 'openrouter', 'custom', 'builtin'] as const;

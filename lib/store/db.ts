@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { PdfLayout } from '../retrieval/page';
-import type { Run, RunMode, RunStatus } from '../pipeline/types';
+import type { CachedPage } from '../retrieval/page-cache';
+import type { Run, RunMode, RunStatus } from '../core/run';
 
 export interface RunSummary {
   id: string;
@@ -14,21 +14,6 @@ export interface RunSummary {
   haystack: string;
   pageTitle?: string;
   sourceCount: number;
-}
-
-/** Readable text of a page (open tab or fetched search result), cached by URL and content hash. */
-export interface CachedPage {
-  url: string;
-  /** Hash of the content the text was extracted from; a changed page gets a new hash. */
-  hash: string;
-  title: string;
-  text: string;
-  /** Headings with their character offsets into `text`, for passage heading paths. */
-  headings: { level: number; text: string; offset: number }[];
-  lang?: string;
-  /** PDFs: where each PDF page starts in `text`, and where the text was cut. */
-  pdf?: PdfLayout;
-  storedAt: number;
 }
 
 /** A passage's (or query's) embedding, by model and text hash. */

@@ -1,13 +1,7 @@
 /** The page cache: readable text of tabs and fetched pages by URL, with the hash of the content it
  * came from, so an unchanged page is not extracted twice. Dexie in the extension, memory in Node. */
-import type { CachedPage, RatifyDb } from './db';
-
-export interface PageCache {
-  get(url: string): Promise<CachedPage | undefined>;
-  put(page: CachedPage): Promise<void>;
-  delete(url: string): Promise<void>;
-  clear(): Promise<void>;
-}
+import type { CachedPage, PageCache } from '../retrieval/page-cache';
+import type { RatifyDb } from './db';
 
 const DAY_MS = 86_400_000;
 /** Without a retention setting ("keep runs forever") cached page text still goes after this: the

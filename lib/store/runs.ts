@@ -1,4 +1,4 @@
-import type { Run } from '../pipeline/types';
+import type { Run } from '../core/run';
 import { threadOf } from './threads';
 import { db, type RatifyDb, type RunSummary } from './db';
 

@@ -1,7 +1,7 @@
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { newRun } from '../pipeline/run-state';
-import type { Run } from '../pipeline/types';
+import type { Run } from '../core/run';
 import { RatifyDb } from './db';
 import { runStore } from './runs';
 import { threadStore } from './threads';

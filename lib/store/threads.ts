@@ -1,7 +1,7 @@
 /** Threads: the questions of one conversation, in order. A thread is not a record of its own: each
  * run's summary names its thread (runIndex.threadId), so a run is written in one place and the
  * history, the panel and the gate's "conversation so far" all read the same rows. */
-import type { Run, RunMode, RunStatus, ThreadTurn } from '../pipeline/types';
+import type { Run, RunMode, RunStatus, ThreadTurn } from '../core/run';
 import { db, type RatifyDb, type RunSummary } from './db';
 
 /** The thread a run belongs to; a run asked on its own (or stored before threads) is its own. */

@@ -181,11 +181,14 @@ export function demoResponder(docs: FixtureDoc[]): Responder {
     // A selection only makes claims in verify mode (a question carries the page's selection too).
     const claims = selection && stage === 'claims' ? splitSentences(selection).map((x) => judge(corpus, x)) : [];
     if (claim && !claims.some((c) => c.claim === claim)) claims.unshift(judge(corpus, claim));
-    const aboutPage = PAGE_QUESTION.test(question) && !!pageText.trim() && pageText !== '(no page text)';
+    // The gate judges from the wording alone (it never sees the page); the draft, which reads the
+    // page, takes its thoughts from it.
+    const aboutPage = PAGE_QUESTION.test(question);
+    const fromPage = aboutPage && !!pageText.trim() && pageText !== '(no page text)';
     const rewrite = resolveFollowUp(question, topicOf(corpus, conversation));
     // About the page: its opening sentences are the thoughts to check (the page is the primary
     // source); otherwise the corpus sentences that best answer each part of the question.
-    const steps = aboutPage ? splitSentences(pageText).slice(0, 3) : stepsFor(corpus, question);
+    const steps = fromPage ? splitSentences(pageText).slice(0, 3) : stepsFor(corpus, question);
     return pipelineResponder({
       gate: { label: rewrite ? 'incomplete' : 'clear', question: rewrite, confidence: 0.2, aboutPage },
       answer: (q) => `(demo model) ${best(corpus, q, 1)[0]?.s.text ?? 'I do not know.'}`,

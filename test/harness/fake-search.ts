@@ -13,7 +13,7 @@
  * lexically, and link to pages that exist on the fixture site.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { SearchProviderId } from '../../lib/retrieval/search/registry.ts';
+import type { SearchProviderId } from '../../lib/settings/search-providers.ts';
 import { fixtureCorpus, type SearchDoc } from './fixture-corpus.ts';
 import { clientGone, headerString, listen, parseJson, readBody, sendJson, sleep, waitForClientGone } from './http-util.ts';
 import { FAKE_SEARCH, FAKE_SEARCH_IDS } from './search/registry.ts';

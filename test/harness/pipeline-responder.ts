@@ -1,5 +1,5 @@
 /**
- * A scripted "model" for Ratify's pipeline: answers every pipeline stage (gate, answer, draft,
+ * A scripted "model" for Ratify's pipeline: answers every pipeline stage (gate, searches, answer, draft,
  * revise, claims, check, compose — the response_format.json_schema.name of each call, see
  * lib/pipeline/stages.ts) from a small scenario, reading the prompt the way a real model would:
  * it finds the current step, the evidence blocks and their ids (`<<<DATA id="P2" …>>>`) in the
@@ -25,8 +25,8 @@
  */
 import type { LlmRequest, Reply, Responder } from './fake-llm.ts';
 
-export type { Verdict } from '../../lib/verdicts.ts';
-import type { Verdict } from '../../lib/verdicts.ts';
+export type { Verdict } from '../../lib/core/verdicts.ts';
+import type { Verdict } from '../../lib/core/verdicts.ts';
 
 export interface Fact {
   /** 0-based step within its chain (default: any step whose evidence contains the phrase). */
@@ -60,7 +60,11 @@ export interface PipelineScenario {
     aboutPage?: boolean;
     subQuestions?: (string | { question: string; confidence?: number; dependsOnPrevious?: boolean })[];
     confidence?: number;
+    /** The web searches it writes (default: the question, or its rewrite, as the one query). */
+    search?: string[] | ((question: string, prompt: string) => string[]);
   };
+  /** Verify mode's search plan (default: one query per sentence of the selection). */
+  searches?: string[] | ((selection: string) => string[]);
   /** Direct answer (gate chose not to retrieve). Default "Direct answer to: <question>". */
   answer?: string | ((question: string) => string);
   /** Draft steps (default: one step restating the question). A function gets the (sub-)question. */
@@ -147,6 +151,10 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
     switch (stage) {
       case 'gate':
         return { json: gate(sc, question, user) };
+      case 'searches': {
+        const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
+        return { json: { search: typeof sc.searches === 'function' ? sc.searches(selection) : (sc.searches ?? sentences(selection)) } };
+      }
       case 'answer':
         return { json: { answer: typeof sc.answer === 'function' ? sc.answer(question) : (sc.answer ?? `Direct answer to: ${question}`) } };
       case 'draft': {
@@ -184,6 +192,7 @@ function gate(sc: PipelineScenario, question: string, prompt: string) {
     aboutPage: g.aboutPage ?? false,
     subQuestions: (g.subQuestions ?? []).map((s) => (typeof s === 'string' ? { question: s, confidence: 0.2, dependsOnPrevious: false } : { question: s.question, confidence: s.confidence ?? 0.2, dependsOnPrevious: s.dependsOnPrevious ?? false })),
     confidence: g.confidence ?? 0.2,
+    search: typeof g.search === 'function' ? g.search(question, prompt) : (g.search ?? [rewrite || question]),
   };
 }
 

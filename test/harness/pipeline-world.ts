@@ -8,8 +8,8 @@ import { startFakeLlm, type FakeLlm, type Latency } from './fake-llm.ts';
 import { pipelineResponder, type PipelineScenario } from './pipeline-responder.ts';
 import { executeRun } from '../../lib/pipeline/run.ts';
 import { newRun } from '../../lib/pipeline/run-state.ts';
-import type { Run, RunEvent, RunInput, RunMode } from '../../lib/pipeline/types.ts';
-import { createMemoryLibrary, type MemoryDoc, type MemoryLibrary } from '../../lib/pipeline/testing/memory-library.ts';
+import type { Run, RunEvent, RunInput, RunMode } from '../../lib/core/run.ts';
+import { createMemoryLibrary, type MemoryDoc, type MemoryLibrary } from './memory-library.ts';
 
 export function llmSettings(baseURL: string, timeoutMs = 10_000): LlmSettings {
   return { preset: 'custom', baseURL, apiKey: 'test-key', model: 'fake-llm', embeddingModel: '', timeoutMs };

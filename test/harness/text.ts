@@ -1,5 +1,6 @@
 /** Deterministic text helpers for the fakes: token estimates, lexical matching, snippets and
  * hashed embeddings. Deterministic so tests can assert exact numbers. */
+import { toWebQuery, type WebQuery } from '../../lib/core/flow.ts';
 
 // Scripts written without spaces: each character is treated as one term.
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -127,4 +128,11 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   let s = 0;
   for (let i = 0; i < Math.min(a.length, b.length); i++) s += a[i]! * b[i]!;
   return s;
+}
+
+/** A web query as if the user had typed it (tests that search the web through the library). */
+export function typedQuery(q: string): WebQuery {
+  const w = toWebQuery(q, ['typed']);
+  if (!w) throw new Error(`not a web query: "${q}"`);
+  return w;
 }

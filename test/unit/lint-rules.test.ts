@@ -1,5 +1,6 @@
 /** The boundaries `npm run lint` enforces, each shown failing on a deliberate violation (and the
  * same code passing where it is allowed), through the repository's own eslint.config.js. */
+import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -27,6 +28,15 @@ describe('lint rules', () => {
     expect(await rules(code, 'lib/pipeline/x.test.ts')).toEqual([]);
   });
 
+  it('a web query is made only by toWebQuery (lib/core/flow.ts), never by a cast', async () => {
+    const cast = "import type { WebQuery } from '../core/flow';\nexport const q = 'code 739-114' as WebQuery;\n";
+    expect(await rules(cast, 'lib/pipeline/x.ts')).toContain('no-restricted-syntax');
+    expect(await rules(cast.replace('as WebQuery', 'as unknown as WebQuery'), 'components/x.tsx')).toContain('no-restricted-syntax');
+    expect(await rules("import type { WebQuery } from '../core/flow';\nexport const q = <WebQuery>'x';\n", 'lib/retrieval/x.ts')).toContain('no-restricted-syntax');
+    expect(await rules(cast, 'lib/core/flow.ts')).toEqual([]);
+    expect(await rules("import { toWebQuery } from '../core/flow';\nexport const q = toWebQuery('x', ['typed']);\n", 'lib/pipeline/x.ts')).toEqual([]);
+  });
+
   it('no file over 400 lines', async () => {
     const code = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
     expect(await rules(code, 'lib/pipeline/x.ts')).toContain('max-lines');
@@ -39,5 +49,35 @@ describe('lint rules', () => {
     expect(await rules('export const p = fetch("x").then(() => 1, () => {});\n', 'lib/x.ts')).toContain('ratify/no-silent-catch');
     expect(await rules('// Offline is fine: the cache answers.\nexport const p = fetch("x").catch(() => undefined);\n', 'lib/x.ts')).toEqual([]);
     expect(await rules('export function f() {\n  try {\n    g();\n  } catch {\n    // best effort\n  }\n}\ndeclare function g(): void;\n', 'lib/x.ts')).toEqual([]);
+  });
+
+  it('lib/ folders import one way only, down the layers of ARCHITECTURE.md', async () => {
+    const LAYER = '@typescript-eslint/no-restricted-imports';
+    // Deliberate reverse imports: the core reaching up to the pipeline, retrieval to the store that
+    // implements its page cache, settings to the search implementations, the pipeline to the runs.
+    expect(await rules("import type { Run } from '../pipeline/run';\nexport type R = Run;\n", 'lib/core/x.ts')).toContain(LAYER);
+    expect(await rules("import { createMemoryPageCache } from '../store/page-cache';\nexport const c = createMemoryPageCache;\n", 'lib/retrieval/x.ts')).toContain(LAYER);
+    expect(await rules("import { createBrave } from '../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/settings/x.ts')).toContain(LAYER);
+    expect(await rules("export { RUN_PORT_PREFIX } from '@/lib/runs/messages';\n", 'lib/pipeline/x.ts')).toContain(LAYER);
+    expect(await rules("import { createBrave } from '../../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/llm/sub/x.ts')).toContain(LAYER);
+    // The same imports the other way round are allowed.
+    expect(await rules("import type { Run } from '../core/run';\nexport type R = Run;\n", 'lib/pipeline/x.ts')).toEqual([]);
+    expect(await rules("import type { PageCache } from '../retrieval/page-cache';\nexport type P = PageCache;\n", 'lib/store/x.ts')).toEqual([]);
+    expect(await rules("import { SEARCH_PROVIDERS } from '@/lib/settings/search-providers';\nexport const s = SEARCH_PROVIDERS;\n", 'lib/retrieval/x.ts')).toEqual([]);
+    // Tests beside a folder may reach up (they check it together with what uses it).
+    expect(await rules("import type { Run } from '../pipeline/run';\nexport type R = Run;\n", 'lib/core/x.test.ts')).toEqual([]);
+  });
+
+  it('every folder of lib/ has its place in the layers', async () => {
+    const folders = readdirSync('lib', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(folders).toContain('core');
+    expect(readdirSync('lib', { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name)).toEqual([]);
+    for (const folder of folders) {
+      // Each folder is covered by the rule (nothing in lib/ imports the UI), and every folder but
+      // the core is above the core.
+      expect(await rules("import { App } from '@/components/App';\nexport const a = App;\n", `lib/${folder}/x.ts`), folder).toContain('@typescript-eslint/no-restricted-imports');
+      if (folder !== 'core') expect(await rules(`export * from '../${folder}/x';\n`, 'lib/core/x.ts'), folder).toContain('@typescript-eslint/no-restricted-imports');
+    }
+    expect(await rules("import { App } from '../entrypoints/sidepanel/App';\nexport const a = App;\n", 'components/x.tsx')).toContain('@typescript-eslint/no-restricted-imports');
   });
 });

@@ -6,7 +6,7 @@
  * For tuning (the ranker's work): `evaluateDevset('tune', { passageChars: 900, weights: {…} })`
  * or `npx tsx bench/retrieval/devset/run.ts --part tune --passage-chars 900`. */
 import { createLibrary, type EmbedFn, type LibraryOptions } from '../../../lib/retrieval/library';
-import { createMemoryTabs, type MemoryTab } from '../../../lib/retrieval/memory-tabs';
+import { createMemoryTabs, type MemoryTab } from '../../../test/harness/memory-tabs';
 import type { RankWeights } from '../../../lib/retrieval/rank';
 import { DEFAULT_SETTINGS } from '../../../lib/settings/schema';
 import { Bm25Baseline, chunkWords } from './baseline';

@@ -1,9 +1,6 @@
 /** Brave Search API (web results). The key goes only to the configured Brave base URL. */
 import { fetchJson, httpUrl, isObject, joinUrl, ProviderError, str, type SearchContext, type SearchHit, type SearchProvider } from './provider';
-import { stripTags } from '../text';
-import { z } from 'zod';
-import { urlField } from '../../settings/fields';
-import { defineSearchProvider } from './define';
+import { stripTags } from '../../core/text';
 
 export function createBrave(opts: { baseURL: string; apiKey: string }): SearchProvider {
   return {
@@ -27,19 +24,3 @@ export function createBrave(opts: { baseURL: string; apiKey: string }): SearchPr
     },
   };
 }
-
-export const brave = defineSearchProvider({
-  id: 'brave',
-  label: 'Brave Search API',
-  keyed: true,
-  settings: z.object({
-    enabled: z.boolean().default(false),
-    baseURL: urlField.default('https://api.search.brave.com'),
-    apiKey: z.string().trim().default(''),
-  }),
-  fields: [
-    { key: 'apiKey', kind: 'secret', requiredWhenEnabled: true },
-    { key: 'baseURL', kind: 'url', requiredWhenEnabled: true },
-  ],
-  create: (s) => createBrave(s),
-});

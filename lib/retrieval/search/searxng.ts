@@ -1,10 +1,7 @@
 /** A self-hosted SearXNG instance through its JSON API (the instance must enable `json` in
  * `search.formats`; a 403 says it does not). */
 import { httpUrl, isObject, joinUrl, ProviderError, fetchJson, str, type SearchContext, type SearchHit, type SearchProvider } from './provider';
-import { stripTags } from '../text';
-import { z } from 'zod';
-import { urlField } from '../../settings/fields';
-import { defineSearchProvider } from './define';
+import { stripTags } from '../../core/text';
 
 export function createSearxng(opts: { baseURL: string }): SearchProvider {
   return {
@@ -30,15 +27,3 @@ export function createSearxng(opts: { baseURL: string }): SearchProvider {
     },
   };
 }
-
-export const searxng = defineSearchProvider({
-  id: 'searxng',
-  label: 'SearXNG',
-  keyed: false,
-  settings: z.object({
-    enabled: z.boolean().default(false),
-    baseURL: urlField.default(''),
-  }),
-  fields: [{ key: 'baseURL', kind: 'url', requiredWhenEnabled: true, placeholder: 'https://searx.example.org' }],
-  create: (s) => createSearxng(s),
-});

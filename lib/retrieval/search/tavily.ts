@@ -1,10 +1,7 @@
 /** Tavily Search API. Asks for the pages' raw content so result pages need no fetch of their own.
  * The key goes only to the configured Tavily base URL, as a bearer token. */
 import { pageFromMarkedText } from '../page';
-import { hashText, stripTags } from '../text';
-import { z } from 'zod';
-import { urlField } from '../../settings/fields';
-import { defineSearchProvider } from './define';
+import { hashText, stripTags } from '../../core/text';
 import { fetchJson, httpUrl, isObject, joinUrl, ProviderError, str, type SearchContext, type SearchHit, type SearchProvider } from './provider';
 
 export function createTavily(opts: { baseURL: string; apiKey: string; maxChars?: number }): SearchProvider {
@@ -35,19 +32,3 @@ export function createTavily(opts: { baseURL: string; apiKey: string; maxChars?:
     },
   };
 }
-
-export const tavily = defineSearchProvider({
-  id: 'tavily',
-  label: 'Tavily',
-  keyed: true,
-  settings: z.object({
-    enabled: z.boolean().default(false),
-    baseURL: urlField.default('https://api.tavily.com'),
-    apiKey: z.string().trim().default(''),
-  }),
-  fields: [
-    { key: 'apiKey', kind: 'secret', requiredWhenEnabled: true },
-    { key: 'baseURL', kind: 'url', requiredWhenEnabled: true },
-  ],
-  create: (s) => createTavily(s),
-});

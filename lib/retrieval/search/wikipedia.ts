@@ -2,10 +2,7 @@
  * the query's script ('https://{lang}.wikipedia.org'); plain-text extracts come with the API, so
  * no result page has to be fetched and parsed. */
 import { pageFromMarkedText } from '../page';
-import { guessLanguage, hashText, stripTags } from '../text';
-import { z } from 'zod';
-import { urlField } from '../../settings/fields';
-import { defineSearchProvider } from './define';
+import { guessLanguage, hashText, stripTags } from '../../core/text';
 import { fetchJson, isObject, joinUrl, ProviderError, str, type SearchContext, type SearchHit, type SearchProvider } from './provider';
 
 export interface WikipediaOptions {
@@ -70,15 +67,3 @@ export function createWikipedia(opts: WikipediaOptions): SearchProvider {
     },
   };
 }
-
-export const wikipedia = defineSearchProvider({
-  id: 'wikipedia',
-  label: 'Wikipedia',
-  keyed: false,
-  settings: z.object({
-    enabled: z.boolean().default(true),
-    baseURL: urlField.default('https://{lang}.wikipedia.org'),
-  }),
-  fields: [{ key: 'baseURL', kind: 'url', requiredWhenEnabled: true }],
-  create: (s, env) => createWikipedia({ baseURL: s.baseURL, defaultLang: env.defaultLang }),
-});

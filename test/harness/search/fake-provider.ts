@@ -1,7 +1,7 @@
 /** What each fake search provider implements; test/harness/search/registry.ts lists them, one per
  * entry of Ratify's provider registry (a missing fake fails the type check). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SearchProviderId } from '../../../lib/retrieval/search/registry.ts';
+import type { SearchProviderId } from '../../../lib/settings/search-providers.ts';
 import type { SearchDoc } from '../fixture-corpus.ts';
 
 export interface FakeRequestCtx {

@@ -1,6 +1,6 @@
-/** One fake per provider of Ratify's registry (lib/retrieval/search/registry.ts); the
+/** One fake per provider of Ratify's registry (lib/settings/search-providers.ts); the
  * `satisfies` makes a provider without a fake a type error. */
-import type { SearchProviderId } from '../../../lib/retrieval/search/registry.ts';
+import type { SearchProviderId } from '../../../lib/settings/search-providers.ts';
 import { fakeBrave } from './brave.ts';
 import type { FakeSearchProvider } from './fake-provider.ts';
 import { fakeSearxng } from './searxng.ts';

@@ -12,11 +12,12 @@ import { LlmError } from '../../../lib/llm/errors';
 import { apiFetch } from '../../../lib/net/api-fetch';
 import { executeRun } from '../../../lib/pipeline/run';
 import { newRun } from '../../../lib/pipeline/run-state';
-import { createMemoryLibrary } from '../../../lib/pipeline/testing/memory-library';
+import { createMemoryLibrary } from '../../harness/memory-library';
 import { createLibrary } from '../../../lib/retrieval/library';
 import { DEFAULT_SETTINGS, type SearchSettings } from '../../../lib/settings/schema';
 import { listen, readBody, type Listening } from '../../harness/http-util';
 import { llmSettings, pipelineSettings } from '../../harness/pipeline-world';
+import { typedQuery } from '../../harness/text.ts';
 
 interface Seen {
   method: string;
@@ -101,7 +102,7 @@ describe('search providers', () => {
   it.each(['wikipedia', 'searxng', 'brave', 'tavily'] as const)('%s answering a redirect: neither the key nor the query goes to the other host; the trace names the redirect', async (id) => {
     status = id === 'tavily' ? 307 : 302;
     const library = createLibrary({ search: searchSettings(id), privacy: DEFAULT_SETTINGS.privacy, pipeline: { passageChars: 400, passagesPerStep: 4 } });
-    const r = await library.retrieve({ query: 'Marie Curie Nobel Prize', k: 4 });
+    const r = await library.retrieve({ query: 'Marie Curie Nobel Prize', web: typedQuery('Marie Curie Nobel Prize'), k: 4 });
     expect(seen).toEqual([]);
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]?.message).toContain(`answered with a redirect (HTTP ${status}) to ${recorder.origin}/${id}`);

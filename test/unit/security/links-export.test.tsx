@@ -13,7 +13,7 @@ import { SafeMarkdown } from '../../../components/Markdown';
 import { sanitizeMarkdown } from '../../../lib/export/safe-markdown';
 import { toMarkdown, toPlainText } from '../../../lib/export/render';
 import { newRun } from '../../../lib/pipeline/run-state';
-import type { Run, Source } from '../../../lib/pipeline/types';
+import type { Run, Source } from '../../../lib/core/run';
 
 const SOURCE: Source = { n: 1, passageId: 'p1', url: 'https://en.wikipedia.org/wiki/Marie_Curie', title: 'Marie Curie', site: 'en.wikipedia.org', origin: 'web', quote: 'born in Warsaw' };
 const ATTACKER = 'http://attacker.example/c?d=739-114';

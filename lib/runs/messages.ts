@@ -1,18 +1,8 @@
 /** The typed protocol between extension pages (side panel, options) and the worker.
  * Requests go over runtime.sendMessage; live run updates over a Port named `run:<id>`. */
-import type { LlmSettings } from './settings/schema';
-import type { Run, RunError, RunInput, RunMode } from './pipeline/types';
-
-export interface ConnectionReport {
-  ok: boolean;
-  /** Models the endpoint lists (may be empty for servers without /models). */
-  models: string[];
-  /** Whether the configured model is among them (undefined when the list is empty). */
-  modelFound?: boolean;
-  /** Milliseconds for the test chat call. */
-  latencyMs?: number;
-  error?: RunError;
-}
+import type { ConnectionReport } from '../llm/test-connection';
+import type { LlmSettings } from '../settings/schema';
+import type { Run, RunError, RunInput, RunMode } from '../core/run';
 
 export interface RequestMap {
   /** Ask from the panel: `pageTabId` is the tab the user is on (its title, address, selection and

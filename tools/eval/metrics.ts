@@ -1,7 +1,7 @@
 /** Answer and label scoring: SQuAD-style EM and token F1 (as HotpotQA scores answers), plus
  * "contains", since the pipeline answers in sentences while gold answers are short spans. */
-import { VERDICT_INFO } from '../verdicts';
-import type { ClaimResult } from '../pipeline/types';
+import { VERDICT_INFO } from '../../lib/core/verdicts';
+import type { ClaimResult } from '../../lib/core/run';
 import type { Label } from './datasets';
 
 export function normalizeAnswer(s: string): string {

@@ -1,7 +1,7 @@
 /** A TabsAdapter over pages held in memory: Node tests, the benchmark and the CLI use it where the
  * extension uses browser tabs. Honours `knownHash` like the real reader script. */
-import type { ReadablePage } from './page';
-import type { TabInfo, TabRead, TabsAdapter } from './tabs';
+import type { ReadablePage } from '../../lib/retrieval/page.ts';
+import type { TabInfo, TabRead, TabsAdapter } from '../../lib/retrieval/tabs.ts';
 
 export interface MemoryTab extends TabInfo {
   page?: ReadablePage;

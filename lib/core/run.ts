@@ -2,13 +2,18 @@
  * The same object is the stored record (IndexedDB), the checkpoint a restarted worker resumes
  * from, and what the side panel renders; `applyEvent` in ./run-state.ts is the only way it
  * changes while a run is live. */
-import type { Passage, SourceStatus, Origin, ProviderError } from '../retrieval/types';
-import type { Usage } from '../llm/types';
-import type { Verdict } from '../verdicts';
+import type { Passage, SourceStatus, Origin, ProviderError } from './passage';
+import type { Usage } from './usage';
+import type { Verdict } from './verdicts';
 
 export type { Verdict };
 
 export type RunMode = 'ask' | 'verify';
+
+/** Where a text came from (lib/pipeline/flow.ts): typed by the user, selected by the user, the
+ * page the user is on, other open tabs (titles and addresses included), web results. A model's
+ * output has the origins of everything its call saw. */
+export type TextOrigin = 'typed' | 'selected' | 'page' | 'tab' | 'web';
 export type RunStatus = 'running' | 'done' | 'error' | 'cancelled' | 'interrupted';
 
 export interface PageContext {
@@ -32,6 +37,10 @@ export interface PageContext {
 export interface ThreadTurn {
   question: string;
   answer: string;
+  /** Where the question's text came from (default: typed). */
+  questionOrigins?: TextOrigin[];
+  /** What the run that wrote the answer could read (default: anything). */
+  answerOrigins?: TextOrigin[];
 }
 
 /** The conversation a question belongs to. `turns` are filled in by the worker from the store. */
@@ -64,6 +73,9 @@ export interface RunInput {
   /** The user edited the gate's "Understood as" rewrite: `text` is the question as they want it
    * understood (not rewritten again), `asked` what they had typed. */
   asked?: string;
+  /** Origins of `text` besides what the user typed: a rewrite the user edited keeps the origins
+   * of the call that wrote it. */
+  origins?: TextOrigin[];
 }
 
 export type ClarityLabel = 'clear' | 'incomplete' | 'ambiguous';
@@ -97,6 +109,12 @@ export interface GateDecision {
   aboutPage?: boolean;
 }
 
+
+export interface WebPlan {
+  queries: string[];
+  /** What the call that wrote them saw. */
+  origins: TextOrigin[];
+}
 
 /** Why a speculative revision was discarded. */
 export type DiscardReason = 'earlier-changed' | 'context-changed' | 'server-queues' | 'server-limits';
@@ -224,6 +242,10 @@ export interface Run {
   status: RunStatus;
   /** Model and endpoint host used, for the trace. */
   model?: string;
+  /** What the run's calls after the gate may see (flow.ts contextOrigins): the answer carries it. */
+  origins?: TextOrigin[];
+  /** The web searches of the run, written by a call that saw only network-safe text. */
+  webPlan?: WebPlan;
   gate?: GateDecision;
   /** Streaming text of the draft, while it runs. */
   draftText?: string;
@@ -263,6 +285,10 @@ export type RunEvent =
   | { type: 'draft'; steps: { text: string; part?: number; index?: number; sentence?: string }[]; append?: boolean }
   | { type: 'library'; sources: SourceStatus[]; errors?: ProviderError[] }
   | { type: 'step-started'; index: number }
+  /** What the run's later calls may see (set once, at the start). */
+  | { type: 'flow'; origins: TextOrigin[] }
+  /** The web searches, written by the gate (ask) or the search plan (verify). */
+  | { type: 'web-plan'; plan: WebPlan }
   | { type: 'query'; index: number; round: number; query: string }
   | { type: 'passages'; index: number; round: number; passages: Passage[]; sufficient?: boolean }
   | { type: 'revision-delta'; index: number; text: string }

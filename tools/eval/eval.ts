@@ -1,11 +1,11 @@
 /** Runs the product pipeline (executeRun, unchanged) over evaluation examples, each with its own
  * documents as the library, and scores the results. */
-import type { LlmClient } from '../llm/types';
-import { executeRun } from '../pipeline/run';
-import { newRun } from '../pipeline/run-state';
-import type { Library } from '../retrieval/types';
-import type { MemoryDoc } from '../pipeline/testing/memory-library';
-import type { PipelineSettings } from '../settings/schema';
+import type { LlmClient } from '../../lib/llm/types';
+import { executeRun } from '../../lib/pipeline/run';
+import { newRun } from '../../lib/pipeline/run-state';
+import type { Library } from '../../lib/retrieval/types';
+import type { MemoryDoc } from '../../test/harness/memory-library';
+import type { PipelineSettings } from '../../lib/settings/schema';
 import type { Example } from './datasets';
 import { evalLibrary } from './library';
 import { best, contains, exactMatch, f1, labelOf } from './metrics';

@@ -6,8 +6,8 @@
  * OPENAI_API_KEY; the endpoint and model from RATIFY_BASE_URL / RATIFY_MODEL. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createLlmClient } from '../llm/client';
-import { DEFAULT_SETTINGS, type PipelineSettings } from '../settings/schema';
+import { createLlmClient } from '../../lib/llm/client';
+import { DEFAULT_SETTINGS, type PipelineSettings } from '../../lib/settings/schema';
 import { loadExamples } from './datasets';
 import { evaluate, formatSummary } from './eval';
 import { EVAL_LIBRARY } from './library';
@@ -95,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-// Run as a script (tsx lib/eval/cli.ts …), not when imported by a test.
+// Run as a script (tsx tools/eval/cli.ts …), not when imported by a test.
 if (process.argv[1] && /eval[\\/]cli\.ts$/.test(process.argv[1])) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),

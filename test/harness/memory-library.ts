@@ -2,10 +2,11 @@
  * and ranker (lib/retrieval), without tabs or search. Records every request, so tests can check
  * which queries were made and when, and can add latency or failures. (`npm run eval` and the
  * benchmark use the extension's own library, lib/retrieval/library.ts, instead.) */
-import { hashText } from '../../retrieval/text';
-import { chunkPage } from '../../retrieval/passages';
-import { rankPassages } from '../../retrieval/rank';
-import type { Library, Origin, Passage, RetrieveRequest, RetrieveResult, SourceStatus } from '../../retrieval/types';
+import { hashText } from '../../lib/core/text.ts';
+import { chunkPage } from '../../lib/retrieval/passages.ts';
+import { rankPassages } from '../../lib/retrieval/rank.ts';
+import type { Library, RetrieveRequest, RetrieveResult } from '../../lib/retrieval/types.ts';
+import type { Origin, Passage, SourceStatus } from '../../lib/core/passage.ts';
 
 export interface MemoryDoc {
   url: string;

@@ -11,7 +11,7 @@
  *   only document FEVER gives; other claims' evidence from the same file is added as distractors
  *   so the library is not just the answer.
  * - CLIMATE-FEVER (`claim`, `claim_label`, `evidences[]`). */
-import type { MemoryDoc } from '../pipeline/testing/memory-library';
+import type { MemoryDoc } from '../../test/harness/memory-library';
 
 export type Label = 'SUPPORTS' | 'REFUTES' | 'NOT ENOUGH INFO';
 

@@ -1,4 +1,5 @@
-/** Small text helpers shared by the tabs reader, the passage cutter and the ranker. */
+/** Small text helpers shared by the tabs reader, the passage cutter, the ranker and the model's
+ * language check. */
 
 /** 64-bit-ish non-cryptographic hash (two 32-bit FNV-1a lanes with different seeds), as 16 hex
  * chars. Content hashes only need to change when the text changes; speed matters more. */
@@ -14,12 +15,6 @@ export function hashText(s: string): string {
   a ^= a >>> 13;
   a = Math.imul(a, 0xc2b2ae35);
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
-
-/** The URL without its fragment, so `page#section` and `page` are the same document. */
-export function documentUrl(url: string): string {
-  const i = url.indexOf('#');
-  return i < 0 ? url : url.slice(0, i);
 }
 
 /** Writing systems that tell a language apart, kana before Han (Japanese also writes Han). */

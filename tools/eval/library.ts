@@ -1,13 +1,13 @@
 /** The library of one evaluation example, built the way the extension builds it: the example's
  * documents become open tabs of lib/retrieval's library (the shipped passage cutter, ranker and
  * dedupe); a document given as HTML is read with Readability first, as the tab reader does. */
-import { createLibrary, type RatifyLibrary } from '../retrieval/library';
-import { createMemoryTabs } from '../retrieval/memory-tabs';
-import { createNodePageReader } from '../retrieval/node-reader';
-import type { ReadablePage } from '../retrieval/page';
-import { hashText } from '../retrieval/text';
-import type { MemoryDoc } from '../pipeline/testing/memory-library';
-import { DEFAULT_SETTINGS, type PipelineSettings } from '../settings/schema';
+import { createLibrary, type RatifyLibrary } from '../../lib/retrieval/library';
+import { createMemoryTabs } from '../../test/harness/memory-tabs';
+import { createNodePageReader } from '../../lib/retrieval/node-reader';
+import type { ReadablePage } from '../../lib/retrieval/page';
+import { hashText } from '../../lib/core/text';
+import type { MemoryDoc } from '../../test/harness/memory-library';
+import { DEFAULT_SETTINGS, type PipelineSettings } from '../../lib/settings/schema';
 
 /** How `npm run eval` builds each example's library, in one line for its output. */
 export const EVAL_LIBRARY = 'lib/retrieval createLibrary: documents as open tabs (Readability where a document has HTML), shipped passages, ranking and dedupe';
