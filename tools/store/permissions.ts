@@ -56,7 +56,7 @@ export function sourceFiles(root: string): string[] {
   for (const dir of SOURCE_DIRS) {
     for (const f of readdirSync(path.join(root, dir), { recursive: true }) as string[]) {
       const rel = path.join(dir, f).split(path.sep).join('/');
-      if (/\.(ts|tsx)$/.test(rel) && !/\.test\.tsx?$/.test(rel) && !/\/testing\//.test(rel) && !rel.startsWith('lib/eval/')) out.push(rel);
+      if (/\.(ts|tsx)$/.test(rel) && !/\.test\.tsx?$/.test(rel)) out.push(rel);
     }
   }
   return out.sort();
