@@ -38,6 +38,26 @@ const TOOLBAR_ICONS = { 16: 'icon/16.png', 32: 'icon/32.png' };
 
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
+  zip: {
+    // The sources package addons.mozilla.org asks for: what building the Firefox package reads
+    // (store/amo.md says how), not the tests, benchmarks or fixtures. npm test rebuilds the
+    // package from it and compares (test/packages/reproducible-build.spec.ts).
+    includeSources: [
+      'package.json',
+      'package-lock.json',
+      'wxt.config.ts',
+      'tsconfig.json',
+      'README.md',
+      'PRIVACY.md',
+      'CHANGELOG.md',
+      'store/amo.md',
+      'entrypoints/**',
+      'components/**',
+      'lib/**',
+      'public/**',
+      'tools/build/**',
+    ],
+  },
   vite: () => ({
     plugins: [vendorPatches(usedPatches)],
     resolve: {

@@ -166,6 +166,7 @@ export const en = {
   retention: 'Keep history',
   retentionForever: 'Until I delete it',
   retentionDays: '{n} days',
+  privacyPolicy: 'Privacy policy: what Ratify sends where, and what it keeps',
   deleteAllData: 'Delete all data',
   confirmDeleteAll: 'Delete every stored run and the page cache? Settings are kept.',
   deletedAll: 'All runs and cached pages were deleted.',

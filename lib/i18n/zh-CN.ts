@@ -166,6 +166,7 @@ export const zhCN: Messages = {
   retention: '历史保留时间',
   retentionForever: '直到我删除',
   retentionDays: '{n} 天',
+  privacyPolicy: '隐私政策：Ratify 把什么发送到哪里，保存什么',
   deleteAllData: '删除所有数据',
   confirmDeleteAll: '删除所有记录和网页缓存？设置会保留。',
   deletedAll: '所有记录和缓存的网页都已删除。',
