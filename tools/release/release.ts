@@ -37,6 +37,7 @@ function main(argv: string[]): void {
     console.log(`  ${file}  ${(statSync(file).size / 1024).toFixed(0)} KiB  sha256 ${createHash('sha256').update(bytes).digest('hex')}`);
   }
   console.log(`\nReview the diff (package.json, package-lock.json, CHANGELOG.md), then:\n  git commit -am "Release ${version}" && git tag v${version}`);
+  console.log(`Then point PREVIOUS_RELEASE in test/e2e/older-build.ts at ${version} and that commit, so the update tests start from it.`);
 }
 
 try {
