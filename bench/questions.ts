@@ -26,6 +26,8 @@ export interface BenchQuestion {
   thoughts: Thought[];
   /** What a concise final (or direct) answer looks like: the gold answer and one supporting thought. */
   finalAnswer: string;
+  /** Titles of the gold (supporting) paragraphs. */
+  gold: string[];
 }
 
 interface HotpotRecord {
@@ -99,7 +101,7 @@ export function loadQuestions(count: number, steps: number, file = DEFAULT_DATA)
       if (thoughts.length < steps) continue;
       const docs = rec.context.map(([title, sents]) => ({ url: wikiUrl(title), title, text: sents.join('').replace(/\s+/g, ' ').trim(), origin: 'tab' as const }));
       const finalAnswer = `${rec.answer}. ${thoughts[0]?.text ?? ''}`;
-      out.push({ id: rec._id, type, question: rec.question, answer: rec.answer, docs, thoughts, finalAnswer });
+      out.push({ id: rec._id, type, question: rec.question, answer: rec.answer, docs, thoughts, finalAnswer, gold: rec.supporting_titles ?? [] });
     }
     return out;
   };

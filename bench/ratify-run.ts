@@ -21,8 +21,8 @@ import { shortQuery, type BenchQuestion } from './questions';
  * (the model rewrites the thought); the others stand as drafted. */
 export function ratifyResponder(q: BenchQuestion, beta: number, changed: ReadonlySet<number> = new Set()): Responder {
   return pipelineResponder({
-    // As the gate prompt asks: a clear question is not copied back.
-    gate: { label: 'clear', question: '', confidence: beta },
+    // As the gate prompt asks: a clear question is not copied back; its web search is short.
+    gate: { label: 'clear', question: '', confidence: beta, search: [shortQuery(q.question)] },
     answer: q.finalAnswer,
     steps: q.thoughts.map((t) => t.text),
     facts: q.thoughts.map((t, step) => ({ step, phrase: t.phrase, ...(changed.has(step) ? { revised: revisedThought(t.text) } : {}) })),

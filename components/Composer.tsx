@@ -142,6 +142,28 @@ export function Composer(p: ComposerProps) {
           {t('webToggle')}
         </label>
       </div>
+      {p.page && (
+        <ul className="row chips" aria-label={t('pageChipLabel')}>
+          {p.scope.page !== false ? (
+            <li className="chip page-chip" data-testid="page-chip">
+              <SiteIcon url={p.page.tab.url} />
+              <span className="chip-title">
+                {t('thisPage')} {p.page.tab.title || p.page.tab.url}
+                {p.page.skip && <span className="muted"> ({t('pageSkipped', { reason: reasonLabel(t, p.page.skip) })})</span>}
+              </span>
+              <button type="button" className="icon" aria-label={t('leavePageOut')} onClick={() => p.onScope({ ...p.scope, page: false })}>
+                <span aria-hidden="true">✕</span>
+              </button>
+            </li>
+          ) : (
+            <li>
+              <button type="button" className="link small" data-testid="add-page" onClick={() => p.onScope({ ...p.scope, page: true })}>
+                + {t('addThisPage')}
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
       {p.scope.tabs === 'chosen' && (
         <ul className="row chips" aria-label={t('scope_chosen')}>
           {chosenTabs.map((tab) => (
@@ -170,13 +192,6 @@ export function Composer(p: ComposerProps) {
       )}
       <details className="scope-plan small" data-testid="scope-plan">
         <summary>
-          {p.page && (
-            <span className="page-now">
-              {t('pageNow')} <SiteIcon url={p.page.tab.url} /> <span className="page-title">{p.page.tab.title || p.page.tab.url}</span>
-              {p.page.skip && <span className="muted"> ({t('pageSkipped', { reason: reasonLabel(t, p.page.skip) })})</span>}
-              {' · '}
-            </span>
-          )}
           <span data-testid="scope-summary">{summary}</span>
         </summary>
         <ul className="plan-list">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Passage, SourceStatus } from '@/lib/core/passage';
 import type { Run, StepState, Verdict } from '@/lib/core/run';
 import { VERDICT_INFO } from '@/lib/core/verdicts';
+import { networkSafe } from '@/lib/core/flow';
 import { useT, type T } from './i18n';
 import { reasonKey } from './scope';
 import { SiteIcon, siteOf } from './SiteIcon';
@@ -45,6 +46,7 @@ export function Trace({ run }: { run: Run }) {
           {t('gateUnreadable')}
         </p>
       )}
+      {run.webPlan && <WebPlanLine run={run} />}
       {run.library.length > 0 && <LibrarySummary run={run} />}
       {draft && (
         <section aria-label={t('draft')}>
@@ -61,6 +63,23 @@ export function Trace({ run }: { run: Run }) {
         ))}
       </ol>
     </details>
+  );
+}
+
+/** What went to web search and why nothing else did (lib/core/flow.ts): the run's searches were
+ * written from what the user typed or selected; the steps' own queries, written after reading the
+ * page or the tabs, searched only this computer's library. */
+function WebPlanLine({ run }: { run: Run }) {
+  const t = useT();
+  const queries = run.webPlan?.queries ?? [];
+  const local = !!run.origins && !networkSafe(run.origins);
+  return (
+    <section className="small web-plan" data-testid="web-plan" aria-label={t('webPlanTitle')}>
+      <p>
+        {queries.length ? t('webPlanSearched', { queries: queries.map((q) => `“${q}”`).join(' · ') }) : t('webPlanNone')} <span className="muted">{t('webPlanWhy')}</span>
+      </p>
+      {local && <p className="muted" data-testid="web-plan-local">{t('webPlanLocal')}</p>}
+    </section>
   );
 }
 

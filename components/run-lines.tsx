@@ -23,6 +23,7 @@ export function ConfidenceLine({ run }: { run: Run }) {
   return (
     <div className="gate small muted" data-testid="gate-line">
       <p title={t('conf_limit', { t: pct(g.betaThreshold) })}>{confidenceLine(t, g, run)}</p>
+      {!!run.input.hiddenSentences && <p data-testid="hidden-skipped">{t('hiddenSkipped', { n: run.input.hiddenSentences })}</p>}
       {g.subQuestions && (
         <>
           <p>{t('conf_split', { n: g.subQuestions.length })}</p>

@@ -1,14 +1,15 @@
-/** Which tabs a question will read, decided before it is asked, by the same rules the library
- * applies when it runs (lib/retrieval/tabs.ts skipReason), so the panel's preview and the run's
- * trace agree. */
+/** Which tabs a question will read, decided before it is asked by the module the library asks
+ * when it runs (lib/retrieval/read-policy.ts), so the panel's preview and the run's trace agree. */
 import type { MessageKey } from '@/lib/i18n/messages';
 import type { SourceScope, TabScope } from '@/lib/core/run';
-import { NO_SITE_ACCESS, skipReason, type TabInfo, type TabRules } from '@/lib/retrieval/tabs';
-import { documentUrl } from '@/lib/core/url';
+import { NO_SITE_ACCESS, type ReadPolicy, type TabInfo } from '@/lib/retrieval/read-policy';
+import { documentKey } from '@/lib/core/url';
 
 export interface ScopeChoice {
   tabs: TabScope;
   web: boolean;
+  /** The page the user is on is among the sources (its "this page" chip); default true. */
+  page?: boolean;
 }
 
 export interface ScopeTab extends TabInfo {
@@ -21,30 +22,18 @@ export interface ScopePlan {
   skipped: { tab: ScopeTab; reason: string }[];
 }
 
-/** The tabs a choice covers, before the privacy rules. */
-export function tabsInScope(choice: ScopeChoice, all: ScopeTab[], page: ScopeTab | undefined, windowId: number | undefined, chosen: number[]): ScopeTab[] {
-  switch (choice.tabs) {
-    case 'page':
-      return page ? [page] : [];
-    case 'chosen':
-      return chosen.map((id) => all.find((t) => t.id === id)).filter((t): t is ScopeTab => t !== undefined);
-    case 'window':
-      return all.filter((t) => windowId === undefined || t.windowId === windowId);
-    case 'all':
-      return all;
-  }
-}
-
-export function planScope(tabs: ScopeTab[], rules: TabRules): ScopePlan {
+/** What a question with this choice will read: the chosen tabs, each read or skipped with why. */
+export function planScope(tabs: ScopeTab[], policy: ReadPolicy): ScopePlan {
   const plan: ScopePlan = { read: [], skipped: [] };
   const seen = new Set<string>();
   for (const tab of tabs) {
-    const why = skipReason(tab, rules);
+    if (!policy.chosen(tab)) continue;
+    const why = policy.skipReason(tab);
     if (why) {
       plan.skipped.push({ tab, reason: why });
       continue;
     }
-    const key = documentUrl(tab.url);
+    const key = documentKey(tab.url);
     if (seen.has(key)) {
       plan.skipped.push({ tab, reason: 'same page' });
       continue;
@@ -55,12 +44,16 @@ export function planScope(tabs: ScopeTab[], rules: TabRules): ScopePlan {
   return plan;
 }
 
-/** What the run is told: the choice, with the tabs it stands for. */
+/** What the run is told: the choice, with the tabs it stands for. With the page's chip on, a
+ * chosen-tabs question reads the page too. */
 export function sourceScope(choice: ScopeChoice, page: ScopeTab | undefined, windowId: number | undefined, chosen: number[]): SourceScope {
-  if (choice.tabs === 'page') return { tabs: 'page', tabIds: page ? [page.id] : [], web: choice.web };
-  if (choice.tabs === 'chosen') return { tabs: 'chosen', tabIds: chosen, web: choice.web };
-  if (choice.tabs === 'window') return { tabs: 'window', ...(windowId !== undefined ? { windowId } : {}), web: choice.web };
-  return { tabs: 'all', web: choice.web };
+  const withPage = choice.page !== false;
+  const pageIds = page && withPage ? [page.id] : [];
+  const pagePart = page ? { pageTabId: page.id, page: withPage } : {};
+  if (choice.tabs === 'page') return { tabs: 'page', tabIds: pageIds, web: choice.web, ...pagePart };
+  if (choice.tabs === 'chosen') return { tabs: 'chosen', tabIds: [...new Set([...pageIds, ...chosen])], web: choice.web, ...pagePart };
+  if (choice.tabs === 'window') return { tabs: 'window', ...(windowId !== undefined ? { windowId } : {}), web: choice.web, ...pagePart };
+  return { tabs: 'all', web: choice.web, ...pagePart };
 }
 
 const REASONS: [RegExp, MessageKey][] = [

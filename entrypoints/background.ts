@@ -1,6 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import { isRequest } from '@/lib/runs/messages';
 import { capturePage, captureSelection } from '@/lib/browser/page-context';
+import { readPolicy } from '@/lib/retrieval/read-policy';
+import type { PageContext } from '@/lib/core/run';
 import { openSource } from '@/lib/browser/open-source';
 import { activeRunItem, loadSettings } from '@/lib/browser/settings-store';
 import { openPanel, openPanelOnActionClick } from '@/lib/browser/side-panel';
@@ -37,7 +39,7 @@ export default defineBackground(() => {
     execute: createExecutor(async (run, settings) =>
       createBrowserLibrary(settings, {
         // In verify mode the page the selection came from is never evidence for itself.
-        origin: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
+        checked: run.mode === 'verify' ? { tabId: run.input.page?.tabId, url: run.input.page?.url } : undefined,
         scope: run.mode === 'ask' ? run.input.scope : undefined,
         // Asked per run: the user may grant or take back access to sites at any time.
         hostAccess: await hasHostAccess(),
@@ -55,9 +57,9 @@ export default defineBackground(() => {
   const threads = threadStore();
   const handle = createHandlers({
     manager,
-    capturePage: async (tabId) => {
+    capturePage: async (tabId, scope) => {
       const { privacy } = await loadSettings();
-      return capturePage(tabId, { excludedDomains: privacy.excludedDomains, allowIncognito: privacy.allowIncognito, privateNetwork: privacy.privateNetwork, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') });
+      return capturePage(tabId, readPolicy({ privacy, scope, extensionOrigin: browser.runtime.getURL('/').replace(/\/$/, '') }));
     },
     threadTurns: (id) => threads.turns(id),
     threadRunIds: (id) => threads.runIds(id),
@@ -91,8 +93,8 @@ export default defineBackground(() => {
     // sidePanel.open must run before any await: it needs the user gesture.
     void openPanel(tab?.id, tab?.windowId);
     void (async () => {
-      const captured = tab ? await captureSelection(tab, selectionText) : { text: selectionText, page: undefined };
-      const run = await manager.start('verify', { text: captured.text, page: captured.page });
+      const captured: { text: string; page?: PageContext; hiddenSentences?: number } = tab ? await captureSelection(tab, selectionText) : { text: selectionText };
+      const run = await manager.start('verify', { text: captured.text, page: captured.page, ...(captured.hiddenSentences ? { hiddenSentences: captured.hiddenSentences } : {}) });
       await activeRunItem.setValue(run.id);
       keepAliveWhile(() => manager.isActive(run.id));
     })();

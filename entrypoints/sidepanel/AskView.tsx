@@ -18,6 +18,8 @@ import { Welcome } from '@/components/setup/Welcome';
 import { ThreadView } from '@/components/ThreadView';
 import { useLiveRun } from '@/components/use-live-run';
 import type { Sources } from './use-sources';
+import { unionOrigins, UNKNOWN_ORIGINS } from '@/lib/core/flow';
+import type { TextOrigin } from '@/lib/core/run';
 
 const runs = runStore();
 const threads = threadStore();
@@ -55,11 +57,11 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     }
   };
 
-  const start = (q: { text: string; threadId?: string; pageTabId?: number; asked?: string }) =>
+  const start = (q: { text: string; threadId?: string; pageTabId?: number; asked?: string; origins?: TextOrigin[] }) =>
     act(() =>
       request('run/start', {
         mode: 'ask',
-        input: { text: q.text, ...(q.threadId ? { thread: { id: q.threadId } } : {}), scope: sources.scope, ...(q.asked !== undefined ? { asked: q.asked } : {}) },
+        input: { text: q.text, ...(q.threadId ? { thread: { id: q.threadId } } : {}), scope: sources.scope, ...(q.asked !== undefined ? { asked: q.asked } : {}), ...(q.origins ? { origins: q.origins } : {}) },
         pageTabId: q.pageTabId,
       }),
     );
@@ -96,7 +98,9 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     onAskUnderstood: (understood) =>
       void act(async () => {
         await request('runs/delete', { id: run.id });
-        await start({ text: understood, threadId: threadOf(run), pageTabId: run.input.page?.tabId, asked: run.input.asked ?? run.input.text });
+        // The rewrite keeps the origins of the call that wrote it: only what the user typed counts
+        // as typed (lib/core/flow.ts).
+        await start({ text: understood, threadId: threadOf(run), pageTabId: run.input.page?.tabId, asked: run.input.asked ?? run.input.text, origins: unionOrigins(run.input.origins, run.gate?.origins ?? UNKNOWN_ORIGINS) });
       }),
   });
 

@@ -3,11 +3,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { extensionOrigin, listTabs, pageTabOf, panelWindowId, watchTabs, type PanelTab } from '@/lib/browser/window-tabs';
 import { panelScopeItem } from '@/lib/browser/panel-state';
-import { skipReason, type TabRules } from '@/lib/retrieval/tabs';
+import { readPolicy } from '@/lib/retrieval/read-policy';
 import type { Settings } from '@/lib/settings/schema';
 import type { SourceScope } from '@/lib/core/run';
 import { useHostAccess } from '@/components/use-host-access';
-import { planScope, sourceScope, tabsInScope, type ScopeChoice, type ScopePlan } from '@/components/scope';
+import { planScope, sourceScope, type ScopeChoice, type ScopePlan } from '@/components/scope';
 
 export interface Sources {
   windowId?: number;
@@ -45,29 +45,27 @@ export function useSources(settings: Settings | undefined): Sources {
     };
   }, []);
 
-  // The preview gives the reasons the run will: without access to sites no tab is read.
+  // The preview gives the reasons the run will (lib/retrieval/read-policy.ts): without access to
+  // sites no tab is read.
   const hostAccess = useHostAccess();
-  const rules: TabRules = useMemo(
-    () => ({
-      excludedDomains: settings?.privacy.excludedDomains ?? [],
-      allowIncognito: settings?.privacy.allowIncognito ?? false,
-      privateNetwork: settings?.privacy.privateNetwork ?? false,
-      extensionOrigin: extensionOrigin(),
-      hostAccess,
-    }),
-    [settings, hostAccess],
-  );
   const own = extensionOrigin();
-  const tabs = useMemo(() => all.filter((t) => !t.url.startsWith(own)).map((tab) => ({ tab, skip: skipReason(tab, rules) })), [all, rules, own]);
   const pageTab = pageTabOf(all, windowId);
-  const page = pageTab ? { tab: pageTab, skip: skipReason(pageTab, rules) } : undefined;
   // A chosen tab that has been closed is no longer chosen.
   const live = chosen.filter((id) => all.some((t) => t.id === id));
-  const plan = planScope(tabsInScope(choice, tabs.map((x) => x.tab), pageTab, windowId, live), rules);
+  const scope = sourceScope(choice, pageTab, windowId, live);
+  const privacy = settings?.privacy;
+  const policy = useMemo(
+    () => readPolicy({ privacy: { excludedDomains: privacy?.excludedDomains ?? [], allowIncognito: privacy?.allowIncognito ?? false, privateNetwork: privacy?.privateNetwork ?? false, tabScope: privacy?.tabScope ?? 'window' }, extensionOrigin: own, hostAccess, scope }),
+    [privacy, own, hostAccess, scope],
+  );
+  const tabs = useMemo(() => all.filter((t) => !t.url.startsWith(own)).map((tab) => ({ tab, skip: policy.skipReason(tab) })), [all, policy, own]);
+  const page = pageTab ? { tab: pageTab, skip: policy.skipReason(pageTab) } : undefined;
+  const plan = planScope(tabs.map((x) => x.tab), policy);
 
   const setChoice = (c: ScopeChoice) => {
     setChoiceState(c);
-    void panelScopeItem.setValue(c);
+    // The page's chip is a choice for this page only: not remembered.
+    void panelScopeItem.setValue({ tabs: c.tabs, web: c.web });
   };
-  return { windowId, page, tabs, choice, setChoice, chosen: live, setChosen, plan, scope: sourceScope(choice, pageTab, windowId, live) };
+  return { windowId, page, tabs, choice, setChoice, chosen: live, setChosen, plan, scope };
 }

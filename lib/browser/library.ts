@@ -13,28 +13,18 @@ import { createBrowserTabsAdapter } from './tabs-adapter';
 
 export interface BrowserLibraryOptions {
   /** Verify mode: the tab and URL the selection came from (never evidence for itself). */
-  origin?: { tabId?: number; url?: string };
+  checked?: { tabId?: number; url?: string };
   /** The sources chosen in the panel for this question (default: the settings). */
   scope?: SourceScope;
   /** Whether the user granted access to sites (lib/browser/host-access.ts), checked per run. */
   hostAccess: boolean;
 }
 
-/** The panel's choice as the library takes it: which tabs, and web search or none. */
-export function scopeOptions(scope: SourceScope | undefined): { tabChoice?: { tabIds?: number[]; windowId?: number }; webOff: boolean } {
-  if (!scope) return { webOff: false };
-  const webOff = !scope.web;
-  if (scope.tabs === 'page' || scope.tabs === 'chosen') return { tabChoice: { tabIds: scope.tabIds ?? [] }, webOff };
-  if (scope.tabs === 'window' && scope.windowId !== undefined) return { tabChoice: { windowId: scope.windowId }, webOff };
-  return { tabChoice: scope.tabs === 'all' ? {} : undefined, webOff };
-}
-
 export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOptions): RatifyLibrary {
-  const { tabChoice, webOff } = scopeOptions(opts.scope);
   const reader = createBrowserPageReader();
   return createLibrary({
-    tabChoice,
-    ...(webOff ? { providers: [] } : {}),
+    // What may be read is decided by lib/retrieval/read-policy.ts from the scope and settings.
+    scope: opts.scope,
     search: settings.search,
     privacy: settings.privacy,
     pipeline: settings.pipeline,
@@ -46,7 +36,7 @@ export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOpt
     // is found in the endpoint's model list); vectors persist in IndexedDB.
     ...endpointEmbeddings(settings.llm),
     embeddingStore: createDexieEmbeddingStore(db()),
-    origin: opts.origin,
+    checked: opts.checked,
     hostAccess: opts.hostAccess,
   });
 }

@@ -1,7 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { PageContext } from '../core/run';
 import { promptUrl } from '../core/url';
-import { skipReason, withTimeout, type TabInfo, type TabRules } from '../retrieval/tabs';
+import { withTimeout } from '../retrieval/tabs';
+import type { ReadPolicy, TabInfo } from '../retrieval/read-policy';
 import { isPdfUrl } from '../retrieval/pdf';
 import { withPdfTabs } from '../retrieval/pdf-tabs';
 import { createBrowserPageReader } from './offscreen-reader';
@@ -16,25 +17,25 @@ const SELECTION_CHARS = 4000;
 export interface CapturedSelection {
   text: string;
   page: PageContext;
+  /** Sentences of the selection hidden on the page, left out. */
+  hiddenSentences?: number;
 }
 
-/** Runs in the page: the selection as the user sees it, and the text of the blocks around it
- * (the gate uses it to resolve "he", "the company", relative dates). */
-function readSelectionInPage(maxContext: number): { text: string; surrounding: string; pdf: boolean } {
+const READER_FILE = '/reader.js';
+const SELECTION_GLOBAL = '__ratifyReadSelection'; // set by entrypoints/reader.ts
+
+interface ReadSelection {
+  text: string;
+  hiddenSentences: number;
+  surrounding: string;
+}
+
+/** Runs in the page: what the reader script found, or that the page is a PDF viewer. */
+function callReader(global: string, maxContext: number): ReadSelection | 'pdf' | null {
   // Chrome's PDF viewer: the selection lives in the viewer's own frame, out of reach here.
-  if (document.contentType === 'application/pdf') return { text: '', surrounding: '', pdf: true };
-  const sel = window.getSelection();
-  const text = sel ? sel.toString() : '';
-  let surrounding = '';
-  if (sel && sel.rangeCount > 0) {
-    let node: Node | null = sel.getRangeAt(0).commonAncestorContainer;
-    while (node && node.nodeType !== Node.ELEMENT_NODE) node = node.parentNode;
-    let el = node as HTMLElement | null;
-    // Widen to the nearest block that gives some context beyond the selection itself.
-    while (el && el.parentElement && (el.innerText ?? '').length < Math.min(maxContext, text.length + 400)) el = el.parentElement;
-    surrounding = (el?.innerText ?? '').slice(0, maxContext);
-  }
-  return { text, surrounding, pdf: false };
+  if (document.contentType === 'application/pdf') return 'pdf';
+  const fn = (globalThis as Record<string, unknown>)[global];
+  return typeof fn === 'function' ? (fn as (n: number) => ReadSelection | null)(maxContext) : null;
 }
 
 /** The selection and its context in a tab; falls back to the menu's selectionText where the page
@@ -43,10 +44,14 @@ export async function captureSelection(tab: Browser.tabs.Tab, fallbackText = '')
   const page: PageContext = { url: tab.url ?? '', title: tab.title ?? '', tabId: tab.id, ...(isPdfUrl(tab.url ?? '') ? { pdf: true } : {}) };
   if (tab.id === undefined) return { text: fallbackText, page };
   try {
-    const [res] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: readSelectionInPage, args: [2000] });
-    const got = res?.result as { text: string; surrounding: string; pdf: boolean } | undefined;
-    const text = got?.text.trim() ? got.text : fallbackText;
-    return { text, page: { ...page, surrounding: got?.surrounding || undefined, ...(got?.pdf ? { pdf: true } : {}) } };
+    // The reader's visibility rules decide what of the selection is checked (and marked): the
+    // user's own view of it, hidden sentences left out (lib/retrieval/visible-selection.ts).
+    await browser.scripting.executeScript({ target: { tabId: tab.id }, files: [READER_FILE] });
+    const [res] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: callReader, args: [SELECTION_GLOBAL, 2000] });
+    const got = res?.result as ReadSelection | 'pdf' | null | undefined;
+    if (got === 'pdf') return { text: fallbackText, page: { ...page, pdf: true } };
+    if (!got) return { text: fallbackText, page };
+    return { text: got.text, ...(got.hiddenSentences ? { hiddenSentences: got.hiddenSentences } : {}), page: { ...page, surrounding: got.surrounding || undefined } };
   } catch {
     return { text: fallbackText, page };
   }
@@ -60,9 +65,11 @@ function readSelectionOnly(max: number): string {
 
 /** The page the user is on, as a question from the panel carries it: title, address (no query),
  * selection and readable text (Readability in the tab, hidden text and form fields left out).
- * Undefined when the privacy rules say the tab may not be read (browser page, excluded site,
- * incognito): then not even its title or address goes to the model. */
-export async function capturePage(tabId: number, rules: TabRules, timeoutMs = 5000): Promise<PageContext | undefined> {
+ * Undefined when it is not among the sources the user chose for the question, or the privacy
+ * rules say the tab may not be read (browser page, excluded site, incognito): then not even its
+ * title or address goes to the model (lib/retrieval/read-policy.ts decides both). */
+export async function capturePage(tabId: number, policy: ReadPolicy, timeoutMs = 5000): Promise<PageContext | undefined> {
+  if (!policy.pageChosen(tabId)) return undefined;
   let tab: Browser.tabs.Tab;
   try {
     tab = await browser.tabs.get(tabId);
@@ -70,7 +77,7 @@ export async function capturePage(tabId: number, rules: TabRules, timeoutMs = 50
     return undefined; // the tab closed between the question and now: asked without a page
   }
   const info: TabInfo = { id: tabId, windowId: tab.windowId, url: tab.url ?? '', title: tab.title ?? '', incognito: tab.incognito, discarded: tab.discarded };
-  if (skipReason(info, rules)) return undefined;
+  if (policy.skipReason(info)) return undefined;
   // A PDF tab is read from its file, as the library reads it.
   const adapter = withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader: createBrowserPageReader() });
   const [read, selection] = await Promise.all([

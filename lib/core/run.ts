@@ -59,6 +59,10 @@ export interface SourceScope {
   /** 'page' and 'chosen': the tabs to read. */
   tabIds?: number[];
   web: boolean;
+  /** The page the user is on, by its tab: `page: false` leaves it out (the composer's "this page"
+   * chip removed), whatever the tabs choice says. */
+  pageTabId?: number;
+  page?: boolean;
 }
 
 export interface RunInput {
@@ -76,6 +80,9 @@ export interface RunInput {
   /** Origins of `text` besides what the user typed: a rewrite the user edited keeps the origins
    * of the call that wrote it. */
   origins?: TextOrigin[];
+  /** Verify: sentences of the selection hidden on the page (lib/retrieval/visible-selection.ts),
+   * left out of `text`: neither checked nor marked. */
+  hiddenSentences?: number;
 }
 
 export type ClarityLabel = 'clear' | 'incomplete' | 'ambiguous';
@@ -107,6 +114,8 @@ export interface GateDecision {
   wholeSelection?: boolean;
   /** The question is about the page the user is on: its text is read first (primary source). */
   aboutPage?: boolean;
+  /** What the gate call saw (lib/core/flow.ts gateView): its rewrite carries these origins. */
+  origins?: TextOrigin[];
 }
 
 

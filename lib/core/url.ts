@@ -1,5 +1,18 @@
 /** Small URL helpers shared by the tabs reader, the prompts, the panel and the page adapters. */
 
+/** A document's identity: host without "www.", path without a trailing slash, the query kept, no
+ * fragment. Two addresses with the same key are the same page (lib/retrieval/read-policy.ts). */
+export function documentKey(url: string): string {
+  try {
+    const x = new URL(url);
+    const host = x.hostname.toLowerCase().replace(/^www\./, '');
+    const path = x.pathname.replace(/\/+$/, '') || '/';
+    return `${x.protocol === 'https:' ? 'http:' : x.protocol}//${host}${x.port ? `:${x.port}` : ''}${path}${x.search}`;
+  } catch {
+    return url.trim().replace(/#.*$/, '').replace(/\/+$/, '');
+  }
+}
+
 /** The URL without its fragment, so `page#section` and `page` are the same document. */
 export function documentUrl(url: string): string {
   const i = url.indexOf('#');

@@ -6,13 +6,20 @@ import type { PageMark } from './types';
  * of equal severity the one that changes the text (a correction over "unverifiable"). */
 const rank = (v: Verdict) => VERDICT_INFO[v].severity * 2 + (VERDICT_INFO[v].changesText ? 1 : 0);
 
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
 /** One mark per sentence of the selection: several claims from one sentence merge and the most
  * severe verdict wins. Only the sentence and its verdict: the page gets nothing from the run that
- * it did not show already (corrections and sources are in the side panel). */
+ * it did not show already (corrections and sources are in the side panel). A mark goes only on a
+ * sentence the user selected and could see (the run's input is the selection's visible text): a
+ * "sentence" the model took from elsewhere (the hidden text around it, another tab) gets none, so
+ * no verdict on text the user never saw reaches the page. */
 export function marksFromRun(run: Run): PageMark[] {
   const bySentence = new Map<string, PageMark>();
+  const visible = squash(run.input.text);
   for (const c of run.claims ?? []) {
     const sentence = c.sentence.trim() || c.claim;
+    if (!visible.includes(squash(sentence))) continue;
     const prev = bySentence.get(sentence);
     if (!prev || rank(c.verdict) > rank(prev.verdict)) bySentence.set(sentence, { sentence, verdict: c.verdict });
   }

@@ -36,21 +36,11 @@ export async function ask(ctx: Ctx): Promise<void> {
   const { input, answerFinal } = ctx.run();
   if (answerFinal) return; // resumed after the answer was written
   let gate = ctx.run().gate;
-  let searched: Promise<void>;
-  if (!gate) {
-    const g = runGate(ctx);
-    gate = await g.decision;
-    searched = g.searched;
-  } else {
-    searchPlanned(ctx);
-    searched = Promise.resolve();
-  }
-  // Retrievals wait until the web searches have started; the draft may begin before that.
-  ctx = { ...ctx, webReady: searched };
+  if (!gate) gate = await runGate(ctx);
+  // A resumed run searches its recorded plan again (the library is new).
+  else searchPlanned(ctx);
   if (gate.aboutPage && input.page?.text) ctx = onThePage(ctx, input.page);
   await answerAfterGate(ctx, gate);
-  // The gate's own end (its searches) is part of the run, whichever way it was answered.
-  await searched;
 }
 
 async function answerAfterGate(ctx: Ctx, gate: GateDecision): Promise<void> {

@@ -32,19 +32,3 @@ export function refine(candidates: Passage[], focus: string, k: number): Passage
   ranked.sort((a, b) => b.s - a.s);
   return ranked.slice(0, k).map((r) => r.p);
 }
-
-/** Same document? Used to keep the page under verification out of its own evidence. */
-export function sameDocument(a: string, b: string): boolean {
-  const norm = (u: string) => {
-    try {
-      const x = new URL(u);
-      x.hash = '';
-      const host = x.hostname.toLowerCase().replace(/^www\./, '');
-      const path = x.pathname.replace(/\/+$/, '') || '/';
-      return `${host}${x.port ? `:${x.port}` : ''}${path}${x.search}`;
-    } catch {
-      return u.trim().replace(/#.*$/, '').replace(/\/+$/, '');
-    }
-  };
-  return norm(a) === norm(b);
-}

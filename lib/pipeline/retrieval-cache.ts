@@ -3,7 +3,7 @@
  * a step between the moment its prompt is predicted and the moment it is checked. */
 import type { Passage } from '../core/passage';
 import { raceAbort, type Ctx } from './context';
-import { sameDocument } from './refine';
+import { sameDocument } from '../retrieval/read-policy';
 import { toWebQuery, UNKNOWN_ORIGINS } from '../core/flow';
 import type { PageContext } from '../core/run';
 

@@ -106,7 +106,7 @@ describe('the library', () => {
   });
 
   it('in verify mode leaves out the page the selection came from', async () => {
-    const l = lib([curieTab, tabPage(2, 'https://other.example/', 'Other', 'Marie Curie was born in Warsaw.')], { origin: { tabId: 1, url: curieTab.url }, providers: [] });
+    const l = lib([curieTab, tabPage(2, 'https://other.example/', 'Other', 'Marie Curie was born in Warsaw.')], { checked: { tabId: 1, url: curieTab.url }, providers: [] });
     const r = await l.retrieve({ query: 'Marie Curie', web: typedQuery('Marie Curie'), k: 4 });
     expect(r.passages.every((p) => p.tabId !== 1 && p.url !== curieTab.url)).toBe(true);
     expect(r.sources.find((s) => s.tabId === 1)).toMatchObject({ status: 'skipped', reason: 'selection source' });
@@ -149,12 +149,15 @@ describe('the library', () => {
   it('reads only the tabs the user chose, or one window’s, and no web when web is off', async () => {
     const fuji = tabPage(2, 'https://notes.example/fuji', 'Fuji notes', 'Mount Fuji is 3,776 metres tall and last erupted in 1707.', { windowId: 9 });
     const curie = { ...curieTab, windowId: 8 };
-    const chosen = lib([curie, fuji], { tabChoice: { tabIds: [2] }, providers: [] });
+    const chosen = lib([curie, fuji], { scope: { tabs: 'chosen', tabIds: [2], web: false } });
     const r = await chosen.retrieve({ query: 'Marie Curie Mount Fuji', web: typedQuery('Marie Curie Mount Fuji'), k: 4 });
     expect(r.sources.map((s) => [s.tabId, s.status])).toEqual([[2, 'read']]);
     expect(r.passages.map((p) => p.url)).toEqual(['https://notes.example/fuji']);
-    const window8 = await lib([curie, fuji], { tabChoice: { windowId: 8 }, providers: [] }).retrieve({ query: 'Marie Curie Mount Fuji', web: typedQuery('Marie Curie Mount Fuji'), k: 4 });
+    const window8 = await lib([curie, fuji], { scope: { tabs: 'window', windowId: 8, web: false } }).retrieve({ query: 'Marie Curie Mount Fuji', web: typedQuery('Marie Curie Mount Fuji'), k: 4 });
     expect(window8.sources.map((s) => s.tabId)).toEqual([1]);
+    // The page the user is on, left out with its chip: not read, even in its own window.
+    const noPage = await lib([curie, fuji], { scope: { tabs: 'all', web: false, pageTabId: 1, page: false } }).retrieve({ query: 'Marie Curie Mount Fuji', k: 4 });
+    expect(noPage.sources.map((s) => s.tabId)).toEqual([2]);
     expect(fs.requests.length).toBe(0);
   });
 });

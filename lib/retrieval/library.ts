@@ -14,9 +14,11 @@ import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeight
 import { fuseByScore, type Scored } from './fusion';
 import { providersFromSettings, type SearchProvider } from './search';
 import { readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
-import { documentUrl } from '../core/url';
+import { documentKey } from '../core/url';
 import type { CatalogueEntry, Origin, Passage, ProviderError, SourceStatus } from '../core/passage';
 import type { Library, RetrieveRequest, RetrieveResult } from './types';
+import type { SourceScope } from '../core/run';
+import { readPolicy } from './read-policy';
 import { WebSearch } from './web-search';
 
 export type { EmbedFn } from './dense';
@@ -38,10 +40,10 @@ export interface LibraryOptions {
   pipeline: Pick<PipelineSettings, 'passageChars' | 'passagesPerStep'>;
   /** Open tabs; without it the library is web search only. */
   tabs?: TabsAdapter;
-  /** The tabs the user chose for this question: given tabs, or one window's; default: the
-   * privacy setting's scope (this window or all windows). */
-  tabChoice?: { tabIds?: number[]; windowId?: number };
-  /** Default: the providers enabled in `search`. Pass [] for tabs only. */
+  /** The sources the user chose for this question (read-policy.ts); default: the privacy
+   * setting's tab scope, the page the user is on and the web. */
+  scope?: SourceScope;
+  /** Default: the providers enabled in `search` (none when the scope leaves the web out). */
   providers?: SearchProvider[];
   /** Turns fetched result pages into text (offscreen document, DOMParser or linkedom). Without
    * it, results that come without text (SearXNG, Brave) are represented by their snippets. */
@@ -59,8 +61,8 @@ export interface LibraryOptions {
   /** How long a retrieval waits for embeddings before it ranks lexically (default 10 s). */
   denseTimeoutMs?: number;
   now?: () => number;
-  /** Verify mode: the page the selection came from is not evidence for itself. */
-  origin?: { tabId?: number; url?: string };
+  /** The page being checked (verify): never evidence for itself. */
+  checked?: { tabId?: number; url?: string };
   /** Whether the user granted access to sites. Without it open tabs are not read and result pages
    * are not fetched (their snippets stand in); each says so in the trace. Search APIs and the
    * model endpoint are still called: they answer extensions themselves (CORS). Default: granted. */
@@ -116,16 +118,20 @@ export { searchQuery } from './web-search';
 export function createLibrary(opts: LibraryOptions): RatifyLibrary {
   const now = opts.now ?? Date.now;
   const fetchFn = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const providers = opts.providers ?? providersFromSettings(opts.search);
+  const providers = opts.scope?.web === false ? [] : (opts.providers ?? providersFromSettings(opts.search));
   const index = new PassageIndex(opts.weights);
   const chars = opts.pipeline.passageChars;
-  const originUrl = opts.origin?.url ? documentUrl(opts.origin.url) : undefined;
+  // What may be read, decided in one place (read-policy.ts).
+  const policy = readPolicy({ privacy: opts.privacy, allowFiles: opts.allowFiles, extensionOrigin: opts.tabs?.extensionOrigin, hostAccess: opts.hostAccess, scope: opts.scope, checked: opts.checked });
   const dense = opts.embed ? new DenseIndex({ embed: opts.embed, model: opts.embeddingModel ?? 'embeddings', store: opts.embeddingStore }) : undefined;
   let denseNoted = false;
   const catalogue: CatalogueEntry[] = [];
   let prepared: Promise<SourceStatus[]> | undefined;
   let preparedByCaller = false;
   let tabStatusesReported = false;
+  /** Documents read from open tabs: their copy found on the web is fetched all the same (whether
+   * a page is open must not change what is requested), but the tab's copy is the evidence. */
+  const tabDocs = new Set<string>();
   const web = new WebSearch({
     providers,
     search: opts.search,
@@ -144,27 +150,14 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     const adapter = opts.tabs;
     if (!adapter) return [];
     let tabs: TabInfo[];
-    const choice = opts.tabChoice;
     try {
-      tabs = await adapter.list(choice ? 'all' : opts.privacy.tabScope);
-      if (choice?.tabIds) {
-        const ids = new Set(choice.tabIds);
-        tabs = tabs.filter((t) => ids.has(t.id));
-      } else if (choice?.windowId !== undefined) tabs = tabs.filter((t) => t.windowId === choice.windowId);
+      tabs = (await adapter.list(policy.listScope)).filter(policy.chosen);
     } catch (e) {
       return [{ url: '', title: 'Open tabs', origin: 'tab', status: 'failed', reason: `could not list tabs: ${errorText(e)}` }];
     }
-    const r = await readTabs(tabs, adapter, {
-      excludedDomains: opts.privacy.excludedDomains,
-      allowIncognito: opts.privacy.allowIncognito,
-      privateNetwork: opts.privacy.privateNetwork,
-      allowFiles: opts.allowFiles,
-      extensionOrigin: adapter.extensionOrigin,
-      originTabId: opts.origin?.tabId,
-      originUrl: opts.origin?.url,
-      hostAccess: opts.hostAccess,
-    }, { cache: opts.cache, signal, now, timeoutMs: opts.tabTimeoutMs, concurrency: opts.tabConcurrency });
+    const r = await readTabs(tabs, adapter, policy.rules, { cache: opts.cache, signal, now, timeoutMs: opts.tabTimeoutMs, concurrency: opts.tabConcurrency });
     for (const { tab, page } of r.pages) {
+      tabDocs.add(documentKey(page.url));
       index.add(analysisFor(page, chars, 'tab', { tabId: tab.id, overlap: opts.passageOverlap }, index.weights));
       catalogue.push(catalogueEntry({ url: tab.url || page.url, title: page.title || tab.title, lang: page.lang }, 'tab'));
     }
@@ -206,7 +199,8 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     get size() {
       return index.size;
     },
-    reach: { tabs: !!opts.tabs && opts.hostAccess !== false && !(opts.tabChoice?.tabIds && !opts.tabChoice.tabIds.length), web: web.enabled },
+    // By configuration, never by what the tabs hold (lib/core/flow.ts).
+    reach: { tabs: !!opts.tabs && opts.hostAccess !== false && !(opts.scope && (opts.scope.tabs === 'page' || opts.scope.tabs === 'chosen') && !opts.scope.tabIds?.length), web: web.enabled },
     prepare: (signal?: AbortSignal) => prepare(signal),
     searchWeb: (queries, signal) => web.search(queries, signal),
     async catalogue(signal?: AbortSignal): Promise<CatalogueEntry[]> {
@@ -235,13 +229,13 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
 
       const seed = (req.round ?? 1) > 1 ? req.seed : undefined;
       const skip = new Set(req.seed?.map((p) => p.id) ?? []);
-      const keep = (p: Passage) => !skip.has(p.id) && (!originUrl || documentUrl(p.url) !== originUrl);
+      const keep = (p: Passage) => !skip.has(p.id) && !policy.isChecked(p) && !(p.origin === 'web' && tabDocs.has(documentKey(p.url)));
       const lexical = alts.map((q) => index.search(q, { k: Math.max(50, k * 4), seed, exclude: skip.size ? skip : undefined }).filter((x) => keep(x.passage)));
       const denses = await denseLists(alts, lexical, keep, req.signal, errors);
       // Per query alternative, lexical and dense by normalised score; alternatives by rank.
       const lists = lexical.map((lex, i) => (denses[i] ? fuseByScore(lex, denses[i], (p) => p.id, opts.denseWeight ?? DENSE_WEIGHT) : lex.map((x) => x.passage)));
       const fused = lists.length > 1 ? fuseByRank(lists, (p) => p.id, 60) : (lists[0] ?? []);
-      const ranked = spreadPages(fused, (p) => documentUrl(p.url), opts.pageSpread ?? PAGE_SPREAD);
+      const ranked = spreadPages(fused, (p) => documentKey(p.url), opts.pageSpread ?? PAGE_SPREAD);
       // Near-duplicates (the same article open in a tab and found on the web) keep the tab copy.
       const passages = dedupe(ranked, (p) => p.text, k, { prefer: (a, b) => a.origin === 'tab' && b.origin !== 'tab' });
       return { passages, sources, errors };

@@ -4,19 +4,11 @@
 import type { PageCache } from './page-cache';
 import type { ReadablePage } from './page';
 import type { SourceStatus } from '../core/passage';
-import { isPrivateHost } from './private-host';
 import { cutNote } from './pdf';
-import { documentUrl } from '../core/url';
+import { documentKey } from '../core/url';
+import { skipReason, type TabInfo, type TabRules } from './read-policy';
 
-export interface TabInfo {
-  id: number;
-  windowId?: number;
-  url: string;
-  title: string;
-  incognito?: boolean;
-  /** Unloaded to save memory: reading it would reload it, so it is left alone. */
-  discarded?: boolean;
-}
+export { isExcludedHost, NO_SITE_ACCESS, skipReason, type TabInfo, type TabRules } from './read-policy';
 
 export type TabRead =
   /** The tab's content hash equals the one passed in: the cached text is still good. */
@@ -32,73 +24,6 @@ export interface TabsAdapter {
   readonly extensionOrigin?: string;
   /** A longer time-out for tabs known to be slow to read (a PDF: fetched and parsed). */
   timeoutFor?(tab: TabInfo): number | undefined;
-}
-
-export interface TabRules {
-  excludedDomains: string[];
-  allowIncognito: boolean;
-  /** Read tabs on this machine and private networks (localhost, 192.168.x, intranet names). */
-  privateNetwork?: boolean;
-  /** file:// pages are local documents; read only when the user allows it. */
-  allowFiles?: boolean;
-  extensionOrigin?: string;
-  /** Verify mode: the page the selection came from is not evidence for itself. */
-  originTabId?: number;
-  originUrl?: string;
-  /** Whether the user granted access to sites (the optional host permission). Without it no tab
-   * can be read (the browser refuses), so each says why instead of failing. Default: granted
-   * (Node: tests, bench, eval). */
-  hostAccess?: boolean;
-}
-
-/** The reason a tab or result page was not read because the user has not (yet) granted Ratify
- * access to sites; the panel recognises it and asks for the permission. */
-export const NO_SITE_ACCESS = 'no site access';
-
-/** Hosts where extensions may not run scripts, so reading would only fail. */
-const LOCKED_HOSTS = ['chromewebstore.google.com', 'chrome.google.com/webstore', 'addons.mozilla.org', 'microsoftedge.microsoft.com/addons'];
-
-/** "example.com", "*.example.com", "https://example.com/path" → "example.com". */
-export function normalizeDomain(d: string): string {
-  let s = d.trim().toLowerCase();
-  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^\*\./, '').replace(/^\.+/, '');
-  s = s.split(/[/?#]/)[0].replace(/:\d+$/, '');
-  return s;
-}
-
-export function isExcludedHost(host: string, excluded: string[]): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return excluded.some((raw) => {
-    const d = normalizeDomain(raw);
-    return !!d && (h === d || h.endsWith(`.${d}`));
-  });
-}
-
-/** Why a tab may not be read, or undefined when it may. */
-export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(tab.url);
-  } catch {
-    return 'no readable URL';
-  }
-  const origin = rules.extensionOrigin?.replace(/\/$/, '');
-  if (origin && tab.url.startsWith(origin)) return 'extension page';
-  if (u.protocol === 'chrome-extension:' || u.protocol === 'moz-extension:' || u.protocol === 'extension:') return 'extension page';
-  if (u.protocol === 'file:') {
-    if (!rules.allowFiles) return 'local file';
-  } else if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'browser page';
-  if (LOCKED_HOSTS.some((h) => `${u.host}${u.pathname}`.startsWith(h))) return 'browser page';
-  if (rules.originTabId !== undefined && tab.id === rules.originTabId) return 'selection source';
-  if (rules.originUrl && documentUrl(tab.url) === documentUrl(rules.originUrl)) return 'selection source';
-  if (tab.incognito && !rules.allowIncognito) return 'incognito';
-  if (u.hostname && isExcludedHost(u.hostname, rules.excludedDomains)) return 'excluded domain';
-  // By name, without DNS. Unlike fetched pages (lib/net/host-policy.ts), reserved names such as
-  // .test and .example are not private here: a tab on them is whatever the browser resolved.
-  if (u.hostname && !rules.privateNetwork && isPrivateHost(u.hostname)) return 'private network';
-  if (tab.discarded) return 'discarded tab';
-  if (rules.hostAccess === false) return NO_SITE_ACCESS;
-  return undefined;
 }
 
 export interface ReadTabsOptions {
@@ -185,7 +110,7 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
       status(tab, 'skipped', why);
       continue;
     }
-    const key = documentUrl(tab.url);
+    const key = documentKey(tab.url);
     const dup = seen.get(key);
     if (dup !== undefined) {
       status(tab, 'skipped', `same page as tab ${dup}`);

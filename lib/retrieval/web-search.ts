@@ -12,8 +12,9 @@ import { cutNote } from './pdf';
 import { queryAlternatives } from './queries';
 import type { SearchHit, SearchProvider } from './search';
 import { ProviderError as SearchProviderError } from './search/provider';
-import { isExcludedHost, mapLimit, NO_SITE_ACCESS, withTimeout } from './tabs';
-import { documentUrl } from '../core/url';
+import { mapLimit, withTimeout } from './tabs';
+import { isExcludedHost, NO_SITE_ACCESS } from './read-policy';
+import { documentKey } from '../core/url';
 import { squash } from '../core/text';
 import type { WebQuery } from '../core/flow';
 import type { ProviderError, SourceStatus } from '../core/passage';
@@ -121,7 +122,7 @@ export class WebSearch {
       if (r.error) out.errors.push(r.error);
       const provider = this.o.providers[i]?.name ?? '';
       for (const hit of r.hits) {
-        const key = documentUrl(hit.url);
+        const key = documentKey(hit.url);
         if (this.fetched.has(key)) continue;
         this.fetched.add(key);
         const host = hostOf(hit.url);

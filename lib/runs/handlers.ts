@@ -2,7 +2,7 @@ import { testConnection } from '../llm/test-connection';
 import { listModels } from '../llm/client';
 import { LlmError, classifyLlmError } from '../llm/errors';
 import type { Reply, Request, RequestMap } from './messages';
-import type { PageContext, Run, ThreadTurn } from '../core/run';
+import type { PageContext, Run, SourceScope, ThreadTurn } from '../core/run';
 import type { RunManager } from './run-manager';
 
 export interface HandlerDeps {
@@ -16,7 +16,7 @@ export interface HandlerDeps {
   clearMarks(tabId: number): Promise<void>;
   countMarks(tabId: number): Promise<number>;
   /** The page the user is on, as the model may see it (undefined: it may not be read). */
-  capturePage(tabId: number): Promise<PageContext | undefined>;
+  capturePage(tabId: number, scope: SourceScope | undefined): Promise<PageContext | undefined>;
   /** The finished turns of a thread, oldest first, for resolving a follow-up. */
   threadTurns(threadId: string): Promise<ThreadTurn[]>;
   threadRunIds(threadId: string): Promise<string[]>;
@@ -34,7 +34,7 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
   const handlers: Handlers = {
     'run/start': async ({ mode, input, pageTabId }) => {
       const [page, turns] = await Promise.all([
-        mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId) : Promise.resolve(input.page),
+        mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId, input.scope) : Promise.resolve(input.page),
         input.thread ? deps.threadTurns(input.thread.id) : Promise.resolve(undefined),
       ]);
       const run = await deps.manager.start(mode, {

@@ -15,7 +15,7 @@ describe('threads', () => {
     const threads = threadStore(d);
     await runs.put(done(newRun('a1', 'ask', { text: 'Who was Marie Curie?', thread: { id: 'tA' } }, 1000), 'A physicist [1].'));
     await runs.put(done(newRun('b1', 'ask', { text: 'How tall is Mount Fuji?' }, 2000), '3,776 m.'));
-    await runs.put({ ...done(newRun('a2', 'ask', { text: 'Where was she born?', thread: { id: 'tA' } }, 3000), 'In **Warsaw** [1].'), gate: { label: 'incomplete', rewritten: 'Where was Marie Curie born?', beta: 0.2, betaThreshold: 0.5, retrieve: true } });
+    await runs.put({ ...done(newRun('a2', 'ask', { text: 'Where was she born?', thread: { id: 'tA' } }, 3000), 'In **Warsaw** [1].'), origins: ['typed', 'tab', 'web'], gate: { label: 'incomplete', rewritten: 'Where was Marie Curie born?', beta: 0.2, betaThreshold: 0.5, retrieve: true, origins: ['typed'] } });
 
     const list = await threads.list();
     expect(list.map((t) => [t.id, t.title, t.runCount, t.lastRunId])).toEqual([
@@ -25,9 +25,11 @@ describe('threads', () => {
     expect((await threads.list({ query: 'WARSAW' })).map((t) => t.id)).toEqual(['tA']);
     expect((await threads.runs('tA')).map((r) => r.id)).toEqual(['a1', 'a2']);
     // The gate reads what was understood and answered, without citation markers or Markdown.
+    // Each turn keeps its origins: the first run's were not recorded (anything), the second's
+    // answer could carry what its tabs showed, its rewrite only what the gate saw.
     expect(await threads.turns('tA')).toEqual([
-      { question: 'Who was Marie Curie?', answer: 'A physicist.' },
-      { question: 'Where was Marie Curie born?', answer: 'In Warsaw.' },
+      { question: 'Who was Marie Curie?', answer: 'A physicist.', questionOrigins: ['typed'], answerOrigins: ['typed', 'page', 'tab', 'web'] },
+      { question: 'Where was Marie Curie born?', answer: 'In Warsaw.', questionOrigins: ['typed'], answerOrigins: ['typed', 'tab', 'web'] },
     ]);
     await runs.delete('a1');
     expect((await threads.list())[0]).toMatchObject({ id: 'tA', title: 'Where was she born?', runCount: 1 });

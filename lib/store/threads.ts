@@ -3,6 +3,7 @@
  * history, the panel and the gate's "conversation so far" all read the same rows. */
 import type { Run, RunMode, RunStatus, ThreadTurn } from '../core/run';
 import { db, type RatifyDb, type RunSummary } from './db';
+import { unionOrigins, UNKNOWN_ORIGINS } from '../core/flow';
 
 /** The thread a run belongs to; a run asked on its own (or stored before threads) is its own. */
 export function threadOf(run: Pick<Run, 'id' | 'input'>): string {
@@ -57,9 +58,13 @@ function answerText(run: Run): string {
 export function turnsOf(runs: Run[], max = 4): ThreadTurn[] {
   return runs
     .filter((r) => r.status === 'done' && answerText(r))
-    .map((r) => ({
+    .map((r): ThreadTurn => ({
       question: r.mode === 'verify' ? `Fact-check: ${r.input.text}` : (r.gate?.rewritten ?? r.input.text),
       answer: answerText(r).slice(0, 1200),
+      // Derived text keeps its origin (lib/core/flow.ts): the rewrite, what its call saw; the
+      // answer, what its run could read (unknown for runs stored before origins were kept).
+      questionOrigins: r.mode === 'verify' ? ['selected'] : r.gate?.rewritten ? unionOrigins(r.input.origins, r.gate.origins ?? UNKNOWN_ORIGINS) : unionOrigins(['typed'], r.input.origins),
+      answerOrigins: r.origins ?? [...UNKNOWN_ORIGINS],
     }))
     .slice(-max);
 }

@@ -7,11 +7,13 @@ const userMessage = (body: unknown) => ((body as { messages: { role: string; con
 test('"Summarize this page" reaches the model with the page’s title, address and text, and is answered from that page', async ({ context, harness, configureForHarness, openPanel }) => {
   const { panel, article } = await summarizeThisPage({ context, harness, configureForHarness, openPanel });
 
-  const gate = harness.llm.chatRequests().find((r) => r.stage === 'gate');
-  const prompt = userMessage(gate?.body);
-  expect(prompt).toContain('Question: Summarize this page');
-  // Title and the address without its query string or fragment; then the start of the readable text.
-  expect(prompt).toContain(`<<<DATA kind="page" title="Marie Curie – Ratify Fixture Encyclopedia" url="${harness.site.origin}/articles/marie-curie.html">>>\nMarie Skłodowska-Curie (7 November 1867 – 4 July 1934) was a Polish`);
+  const promptOf = (stage: string) => userMessage(harness.llm.chatRequests().find((r) => r.stage === stage)?.body);
+  // The gate, which writes the web searches, never sees the page (lib/core/flow.ts): only the question.
+  expect(promptOf('gate')).toContain('Question: Summarize this page');
+  expect(promptOf('gate')).not.toMatch(/Marie|kind="page"/);
+  // The draft reads it: title and the address without its query string or fragment, then the start
+  // of the readable text.
+  expect(promptOf('draft')).toContain(`<<<DATA kind="page" title="Marie Curie – Ratify Fixture Encyclopedia" url="${harness.site.origin}/articles/marie-curie.html">>>\nMarie Skłodowska-Curie (7 November 1867 – 4 July 1934) was a Polish`);
   // Nothing of the query string reaches the model, in any call.
   for (const r of harness.llm.chatRequests()) expect(JSON.stringify(r.body)).not.toMatch(/s3cr3t-token|utm_source/);
 
@@ -39,12 +41,39 @@ test('the page is shown before asking; a page on an excluded site is not sent at
   await bank.goto(`http://mybank.test:${port}/articles/louvre.html?account=12345`);
   const panel = await openPanel();
   await bank.bringToFront();
-  const plan = panel.getByTestId('scope-plan');
-  await expect(plan).toContainText('This page:');
-  await expect(plan).toContainText('not read: excluded site');
+  const chip = panel.getByTestId('page-chip');
+  await expect(chip).toContainText('This page:');
+  await expect(chip).toContainText('not read: excluded site');
   await ask(panel, 'Summarize this page');
   await done(panel);
   const prompt = userMessage(harness.llm.chatRequests().find((r) => r.stage === 'gate')?.body);
   expect(prompt).toBe('Question: Summarize this page');
   for (const r of harness.llm.chatRequests()) expect(JSON.stringify(r.body)).not.toMatch(/mybank|Louvre|12345/);
+});
+
+test('the page the user is on is a source like any tab: its chip removed, nothing of it reaches the model; put back, it does', async ({ context, harness, configureForHarness, openPanel }) => {
+  harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.3, aboutPage: true }, steps: ['The page is about Marie Curie.'], facts: [{ step: 0, phrase: 'Warsaw' }] }));
+  await configureForHarness();
+  const article = await context.newPage();
+  await article.goto(harness.site.url('/articles/marie-curie.html'));
+  const panel = await openPanel();
+  await article.bringToFront();
+  const chip = panel.getByTestId('page-chip');
+  await expect(chip).toContainText('Marie Curie');
+  await chip.getByRole('button', { name: 'Leave this page out: it will not be sent to the model' }).click();
+  await expect(chip).toHaveCount(0);
+  await ask(panel, 'Summarize this page');
+  await done(panel);
+  const seen = () => harness.llm.chatRequests().map((r) => JSON.stringify(r.body));
+  expect(seen().length).toBeGreaterThan(0);
+  for (const body of seen()) expect(body).not.toMatch(/Skłodowska|marie-curie\.html|Ratify Fixture Encyclopedia/);
+
+  // Put back: the next question reads it.
+  await panel.getByTestId('add-page').click();
+  await expect(chip).toContainText('Marie Curie');
+  const before = harness.llm.chatRequests().length;
+  await ask(panel, 'Summarize this page');
+  await done(panel, 2);
+  const draft = harness.llm.chatRequests().slice(before).find((r) => r.stage === 'draft');
+  expect(userMessage(draft?.body)).toContain('kind="page" title="Marie Curie – Ratify Fixture Encyclopedia"');
 });

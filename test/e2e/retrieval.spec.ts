@@ -24,7 +24,8 @@ test('a question is answered from open tabs and web search, with a trace of what
 
   harness.llm.setResponder(
     pipelineResponder({
-      gate: { label: 'clear', confidence: 0.2 },
+      // The gate writes the web searches, one per thing to look up, as a model does.
+      gate: { label: 'clear', confidence: 0.2, search: ['Marie Curie moved to Paris', 'Eiffel Tower completed'] },
       steps: ['Marie Curie moved to Paris in 1891.', 'The Eiffel Tower was completed in 1889.'],
       facts: [
         { step: 0, phrase: 'moved to Paris' },
@@ -51,6 +52,10 @@ test('a question is answered from open tabs and web search, with a trace of what
   await expect(library.locator('[data-library-status=skipped]', { hasText: /mybank\.test|Louvre/ })).toContainText(/exclud/i);
   await expect(library.locator('[data-library-status=skipped]', { hasText: /chrome:\/\/version|About Version/i })).toBeVisible();
 
+  // What went to the web: the gate's searches, written from the question alone; the steps'
+  // own queries searched this computer only, and the trace says why.
+  await expect(panel.getByTestId('web-plan')).toContainText('Searched the web for “Marie Curie moved to Paris” · “Eiffel Tower completed”.');
+  await expect(panel.getByTestId('web-plan-local')).toContainText('looked only at your open tabs');
   // Passages came from both an open tab and web search.
   await expect(panel.locator('.passage[data-origin=tab]').first()).toBeAttached();
   await expect(panel.locator('.passage[data-origin=web]').first()).toBeAttached();

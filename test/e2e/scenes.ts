@@ -46,7 +46,7 @@ export async function summarizeThisPage(f: SceneFixtures): Promise<{ panel: Page
   const panel = await f.openPanel();
   // The user is reading the article; the panel (here a tab beside it) asks about that page.
   await article.bringToFront();
-  await panel.getByTestId('scope-plan').getByText('Marie Curie').first().waitFor();
+  await panel.getByTestId('page-chip').getByText('Marie Curie').first().waitFor();
   await ask(panel, 'Summarize this page');
   await done(panel);
   return { panel, article, url };

@@ -10,8 +10,11 @@ test('a follow-up continues the thread: resolved from it, shown as "Understood a
 
   const gates = harness.llm.chatRequests().filter((r) => r.stage === 'gate');
   expect(gates).toHaveLength(2);
-  // The second question reached the gate with the first question and its answer.
-  expect(userMessage(gates[1]?.body)).toContain('<<<DATA kind="conversation">>>\nQ1: Who was Marie Curie?\nA1: Marie Curie was a physicist and chemist who shared the 1903 Nobel Prize in Physics.');
+  // The second question reached the gate with the first question; not with its answer, which was
+  // written after reading open tabs (lib/core/flow.ts) …
+  expect(userMessage(gates[1]?.body)).toContain('<<<DATA kind="conversation">>>\nQ1: Who was Marie Curie?\nA1: (not shown)');
+  // … and the draft, which may read everything, with both.
+  expect(userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'draft')[1]?.body)).toContain('Q1: Who was Marie Curie?\nA1: Marie Curie was a physicist and chemist who shared the 1903 Nobel Prize in Physics.');
   const runs = panel.locator('article.run');
   await expect(runs).toHaveCount(2);
   await expect(runs.nth(1).getByTestId('understood-as')).toContainText('Understood as: Where was Marie Curie born?');

@@ -35,11 +35,11 @@ describe('privacy policy', () => {
     expect(recipients(privacy, /^## What Ratify sends, to whom, and when/m)).toEqual(fromReadme);
   });
 
-  it('holds the web-search rule: queries only from what the user typed or selected', () => {
+  it('holds the web-search rule: queries only from what the user typed or selected, never decided by tabs or the page', () => {
     for (const doc of [readme, privacy]) {
       const row = doc.split('\n').find((l) => l.startsWith('| **The search providers you enabled**'))!;
-      expect(row).toMatch(/only from what you typed or selected/);
-      expect(row).toMatch(/page you are on and of your other tabs never goes into a/);
+      expect(row).toMatch(/written only from what you typed or selected/);
+      expect(row).toMatch(/nothing (in )?your open tabs or the page you are on (contain )?decides a word of them/);
     }
   });
 
