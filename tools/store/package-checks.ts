@@ -86,8 +86,10 @@ export function checkManifest(dir: string, browser: Browser): Check {
       else facts.push(`${label} ${size}: ${file} ${dims.width}×${dims.height} PNG`);
     }
   }
-  const reserved = packageFiles(dir).filter((f) => f.split('/').some((part) => part.startsWith('_') && part !== '_locales'));
-  if (reserved.length) problems.push(`file names starting with "_" are reserved: ${reserved.join(', ')}`);
+  // Chrome refuses an extension whose root holds a name starting with "_" (reserved for the
+  // browser; _locales is its own); names in subfolders (a bundler's chunks/_virtual_…) are fine.
+  const reserved = [...new Set(packageFiles(dir).map((f) => f.split('/')[0]!))].filter((top) => top.startsWith('_') && top !== '_locales');
+  if (reserved.length) problems.push(`names starting with "_" at the package root are reserved: ${reserved.join(', ')}`);
   const csp = manifest.content_security_policy;
   const policy = typeof csp === 'string' ? csp : ((csp as { extension_pages?: string } | undefined)?.extension_pages ?? '');
   const scriptSrc = /script-src([^;]*)/.exec(policy)?.[1]?.trim().split(/\s+/) ?? [];

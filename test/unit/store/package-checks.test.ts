@@ -64,6 +64,8 @@ describe('store checks', () => {
     const dir = pkg('bad-manifest', {
       'manifest.json': manifest({ version: '1.02', description: 'x'.repeat(140), key: 'MIIB…', icons: { 16: 'icon/16.png', 128: 'icon/16.png' } }),
       ...icons,
+      '_private/x.js': '',
+      'chunks/_virtual_x.js': '',
     });
     const problems = checkManifest(dir, 'chrome').problems.join('\n');
     expect(problems).toContain('version "1.02"');
@@ -71,6 +73,8 @@ describe('store checks', () => {
     expect(problems).toContain('has a "key"');
     expect(problems).toContain('icons lacks 48×48');
     expect(problems).toContain('icons 128: icon/16.png is 16×16');
+    expect(problems).toContain('names starting with "_" at the package root are reserved: _private');
+    expect(problems).not.toContain('chunks/_virtual_x.js');
   });
 
   it('the minimum version must be what the code needs, neither lower nor higher', () => {
