@@ -4,10 +4,10 @@
  * evaluated code, every permission used and none missing, and minimum versions true to what the
  * code uses. Each check returns problems (empty: passed) and the facts a reviewer would ask for.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { highest, isRequired, parseScript, scanPackage, shippedIn, type AnyNode, type Browser, type Requirement } from './features';
-import { NAMESPACE_PERMISSION, apiMembersUsed, namespacesUsed, permissionUses, type Use } from './permissions';
+import { NAMESPACE_PERMISSION, OPTIONAL_DEGRADES, apiMembersUsed, namespacesUsed, permissionUses, type Use } from './permissions';
 
 export type Manifest = Record<string, unknown> & {
   manifest_version: number;
@@ -159,6 +159,12 @@ export function checkPermissions(dir: string, root: string, browser: Browser): C
     if (!u.length) problems.push(`permission "${p}" is asked for but no source line uses it (or tools/store/permissions.ts has no evidence for it)`);
     facts.push(`${p}: ${u.length} use(s)${u[0] ? `, e.g. ${u[0].file}:${u[0].line}` : ''}`);
   }
+  for (const p of [...(manifest.optional_permissions ?? []), ...(manifest.optional_host_permissions ?? [])]) {
+    const tests = OPTIONAL_DEGRADES[p] ?? [];
+    const missing = tests.filter((t) => !existsSync(path.join(root, t)));
+    if (!tests.length || missing.length) problems.push(`optional "${p}": no end-to-end test of Ratify without it${missing.length ? ` (${missing.join(', ')} missing)` : ''} (tools/store/permissions.ts OPTIONAL_DEGRADES)`);
+    else facts.push(`optional ${p}: without it, tested by ${tests.join(', ')}`);
+  }
   for (const [ns, where] of namespacesUsed(root)) {
     if (!(ns in NAMESPACE_PERMISSION)) {
       problems.push(`browser.${ns} (${where[0]!.file}:${where[0]!.line}) is not classified in tools/store/permissions.ts NAMESPACE_PERMISSION`);
@@ -219,6 +225,9 @@ export function checkMinimumVersion(dir: string, root: string, browser: Browser,
   else if (declared < needs.version) problems.push(`${field} ${declared} is lower than what the code needs: ${needs.version} (${needs.by.join(', ')})`);
   else if (declared !== expected) problems.push(`${field} ${declared} is higher than needed: ${expected} (${floor && floor.version >= needs.version ? floor.why : needs.by.join(', ')})`);
   const top = [...required].filter((r) => r[browser] !== undefined).sort((a, b) => (b[browser] ?? 0) - (a[browser] ?? 0)).slice(0, 8);
-  const facts = [`${field}: ${declared}; the code needs ${needs.version} (${needs.by.join(', ')})${floor ? `; floor ${floor.version}: ${floor.why}` : ''}`, ...top.map((r) => `  ${browser} ${r[browser]}: ${r.feature} (${r.files.slice(0, 3).join(', ')}${r.files.length > 3 ? ', …' : ''})`)];
+  // Newer than the minimum but tested for before use: those browsers take the fallback.
+  const optional = [...scanPackage(dir, files).values()].filter((r) => !isRequired(r) && (r[browser] ?? 0) > (Number.isNaN(declared) ? 0 : declared));
+  const facts = [`${field}: ${declared}; the code needs ${needs.version} (${needs.by.join(', ')})${floor ? `; floor ${floor.version}: ${floor.why}` : ''}`, ...top.map((r) => `  ${browser} ${r[browser]}: ${r.feature} (${r.files.slice(0, 3).join(', ')}${r.files.length > 3 ? ', …' : ''})`),
+    ...(optional.length ? [`  optional (tested for before use, so older versions take a fallback): ${optional.map((r) => `${r.feature} (${browser} ${r[browser]}, ${r.guardedIn.join(', ')})`).join('; ')}`] : [])];
   return { name: `${browser} minimum version`, problems, facts, required, needs };
 }

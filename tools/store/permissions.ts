@@ -31,6 +31,12 @@ export const PERMISSION_EVIDENCE: Record<string, { shows: string; patterns: RegE
   '<all_urls>': { shows: 'optional: reading other open tabs and the pages search results point to, asked at first use', patterns: [/browser\.permissions\.(request|contains|remove)/] },
 };
 
+/** For each optional permission, the end-to-end tests that run Ratify without it (the user has
+ * not allowed it, or took it back) and check it goes on with what it may read and says why. */
+export const OPTIONAL_DEGRADES: Record<string, string[]> = {
+  '<all_urls>': ['test/e2e/site-access.spec.ts', 'test/e2e-firefox/site-access.spec.ts'],
+};
+
 /** The permission an API namespace needs (null: none; it is always available or a manifest key). */
 export const NAMESPACE_PERMISSION: Record<string, string | null> = {
   runtime: null,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanScript } from '../../../tools/store/features';
-import { checkManifest, checkMinimumVersion, checkNoRemoteCode, pngSize } from '../../../tools/store/package-checks';
+import { checkManifest, checkMinimumVersion, checkNoRemoteCode, checkPermissions, pngSize } from '../../../tools/store/package-checks';
 
 const root = mkdtempSync(path.join(tmpdir(), 'ratify-pkg-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -86,6 +86,20 @@ describe('store checks', () => {
     expect(checkMinimumVersion(low, noSources, 'chrome').problems.join()).toContain('120 is lower than what the code needs: 147 (Math.sumPrecise)');
     expect(checkMinimumVersion(high, noSources, 'chrome').problems.join()).toContain('150 is higher than needed: 147');
     expect(checkMinimumVersion(exact, noSources, 'chrome').problems).toEqual([]);
+  });
+
+  it('every permission is used, every API has its permission, and an optional one has a test without it', () => {
+    const dir = pkg('perms', { 'manifest.json': manifest({ permissions: ['storage', 'alarms'], optional_permissions: ['bookmarks'] }), ...icons });
+    const root = pkg('perms-src', {
+      'entrypoints/background.ts': "browser.storage.local.get('x');\nbrowser.contextMenus.create({ id: 'x' });\n",
+      'lib/x.ts': '',
+      'components/x.tsx': '',
+    });
+    const problems = checkPermissions(dir, root, 'chrome').problems.join('\n');
+    expect(problems).toContain('permission "alarms" is asked for but no source line uses it');
+    expect(problems).toContain('browser.contextMenus needs the "contextMenus" permission (entrypoints/background.ts:2)');
+    expect(problems).toContain('optional "bookmarks": no end-to-end test of Ratify without it');
+    expect(problems).not.toContain('"storage"');
   });
 
   it('a feature the code tests for first is optional; one it calls outright is required', () => {
