@@ -24,6 +24,7 @@ import { routeBuiltinModelOffscreen } from '@/lib/browser/offscreen-language-mod
 import { keepLearntCapabilities } from '@/lib/browser/capability-storage';
 import { fromExtensionPage } from '@/lib/browser/messaging';
 import { hasHostAccess } from '@/lib/browser/host-access';
+import { startReadingAhead } from '@/lib/browser/warm-library';
 
 const VERIFY_MENU_ID = 'ratify-verify';
 
@@ -31,6 +32,8 @@ export default defineBackground(() => {
   routeBuiltinModelOffscreen();
   keepLearntCapabilities().catch((e: unknown) => console.warn('Ratify: model capabilities not loaded; they will be learnt again', e));
   const store = runStore();
+  // Open tabs read ahead of questions, as they load (Settings → Privacy turns it off).
+  const warm = startReadingAhead({ settings: loadSettings, hostAccess: hasHostAccess });
   // The browser's on-device model stands in while nothing else is configured.
   const effectiveSettings = async () => withBuiltinDefault(await loadSettings());
   const manager = new RunManager({
@@ -43,6 +46,7 @@ export default defineBackground(() => {
         scope: run.mode === 'ask' ? run.input.scope : undefined,
         // Asked per run: the user may grant or take back access to sites at any time.
         hostAccess: await hasHostAccess(),
+        tabs: warm.adapter,
       }),
     ),
     onFinished: (run, settings) => {
@@ -72,6 +76,7 @@ export default defineBackground(() => {
     clearMarks: (tabId) => clearMarks(tabId).catch(() => undefined),
     deleteRun: (id) => store.delete(id),
     deleteAllData: async () => {
+      warm.clear();
       await store.clear();
       await db().pages.clear();
     },

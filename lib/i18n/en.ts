@@ -239,6 +239,7 @@ export const en = {
   scopeSummary: 'Tabs: {read} read, {skipped} skipped',
   scopeSummaryWeb: 'Tabs: {read} read, {skipped} skipped · web search',
   scopeNothing: 'No tab will be read',
+  readAhead: 'Read open tabs ahead of questions, as they load (on this computer; answers come as fast with many tabs as with one)',
   pageChipLabel: 'The page you are on',
   hiddenSkipped: 'Hidden on the page, so neither checked nor marked: {n} of the sentences you selected. Text you cannot see is a common hiding place for instructions to models.',
   webPlanTitle: 'Web searches',

@@ -234,6 +234,7 @@ export const zhCN: Messages = {
   scopeSummary: '标签页：读取 {read} 个，跳过 {skipped} 个',
   scopeSummaryWeb: '标签页：读取 {read} 个，跳过 {skipped} 个 · 网络搜索',
   scopeNothing: '不会读取任何标签页',
+  readAhead: '提前读取打开的标签页（在本机进行；标签页再多，回答也一样快）',
   pageChipLabel: '你正在看的网页',
   hiddenSkipped: '在网页上隐藏、因此既不核查也不标记的句子：你选中的文字中有 {n} 句。看不见的文字常被用来藏给模型的指令。',
   webPlanTitle: '网络搜索',

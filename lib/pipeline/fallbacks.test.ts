@@ -146,8 +146,8 @@ describe('verify: claims and verdicts', () => {
 
   it('"supported" or "refuted" with no validated citation is "unverifiable", in the panel and in the page mark alike', async () => {
     const claims = [
-      { claim: 'Marie Curie was born in Warsaw.', phrase: 'born 7 November 1867 in Warsaw', verdict: 'supported' as const },
-      { claim: 'Marie Curie was born on Mars.', verdict: 'refuted' as const, corrected: 'She was born in Warsaw.' },
+      { claim: 'Marie Curie was born in Warsaw.', sentence: 'She was born in Warsaw.', phrase: 'born 7 November 1867 in Warsaw', verdict: 'supported' as const },
+      { claim: 'Marie Curie was born on Mars.', sentence: 'She was born on Mars.', verdict: 'refuted' as const, corrected: 'She was born in Warsaw.' },
     ];
     // The second check cites a passage id that was never given and a quote that is not in it.
     world = await worldWith({ claims }, { check: (r) => (json(r).verdict === 'refuted' ? { json: { ...json(r), citations: [{ id: 'P7', quote: '' }, { id: 'P1', quote: 'born on Mars' }] } } : r) });

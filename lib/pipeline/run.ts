@@ -91,9 +91,10 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
     // (its configuration, not what the tabs contain); a resumed run keeps what it saw before.
     const reach = o.library.reach ?? { tabs: true, web: true };
     emit({ type: 'flow', origins: unionOrigins(state.origins, contextOrigins(state.input, state.mode, reach)) });
-    // Reading open tabs overlaps the gate and the draft; retrieve() waits for it if needed.
+    // Reading open tabs overlaps the gate and the draft, the most promising first; a retrieval
+    // uses what has been read by then.
     o.library
-      .prepare?.(signal)
+      .prepare?.(signal, { text: state.input.text, pageTabId: state.input.page?.tabId })
       .then((sources) => {
         if (sources.length) emit({ type: 'library', sources });
       })

@@ -82,6 +82,10 @@ const privacySchema = z.object({
   privateNetwork: z.boolean().default(false),
   /** Runs older than this are deleted; 0 keeps everything. */
   retentionDays: intIn(0, 3_650).default(0),
+  /** Read open tabs ahead of questions, as they finish loading (lib/retrieval/warm-tabs.ts), so a
+   * question's cost does not grow with the number of tabs. Same rules as reading at question time;
+   * nothing leaves the machine. */
+  readAhead: z.boolean().default(true),
 });
 
 const uiSchema = z.object({ language: z.enum(['auto', 'en', 'zh-CN']).default('auto') });
