@@ -18,6 +18,12 @@ export function PrivacySection({ privacy, onChange }: { privacy: Settings['priva
   return (
     <fieldset>
       <legend>{t('privacy')}</legend>
+      <p>
+        {/* PRIVACY.md as shipped with this version (entrypoints/privacy). */}
+        <a href="/privacy.html" target="_blank" rel="noopener" data-testid="privacy-policy">
+          {t('privacyPolicy')}
+        </a>
+      </p>
       <SiteAccess />
       <Field label={t('tabScope')} id="tabScope">
         <select id="tabScope" value={privacy.tabScope} onChange={(e) => onChange({ tabScope: e.target.value as Settings['privacy']['tabScope'] })}>

@@ -190,6 +190,16 @@ export const en = {
   retention: 'Keep history',
   retentionForever: 'Until I delete it',
   retentionDays: '{n} days',
+  privacyPolicy: 'Privacy policy: what Ratify sends where, and what it keeps',
+  storeUnavailableTitle: 'Ratify cannot open its saved history',
+  storeUnavailableHint:
+    'The browser could not open the database where Ratify keeps runs and the page cache, so nothing can be asked or shown. Nothing has been deleted. Close and reopen the browser; if this stays, removing and reinstalling Ratify starts it again empty (history and settings are lost).',
+  storeNewerTitle: 'Your history was saved by a newer version of Ratify',
+  storeNewerHint:
+    'Its data is version {stored}; this version of Ratify reads version {known}. What this version understands is shown, and nothing is deleted or changed. Update Ratify to see all of it again.',
+  viewFailedTitle: 'The panel could not show this',
+  viewFailedHint: 'Your history and settings are untouched. Start a new thread to go on; the item that failed stays in History, where this version of Ratify may not be able to show it.',
+  reloadPanel: 'Start a new thread',
   deleteAllData: 'Delete all data',
   confirmDeleteAll: 'Delete every stored run and the page cache? Settings are kept.',
   deletedAll: 'All runs and cached pages were deleted.',
