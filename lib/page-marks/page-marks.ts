@@ -97,9 +97,15 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
   });
   const observer = win?.MutationObserver ? new win.MutationObserver((records) => onPageChange(records)) : undefined;
 
+  /** What is drawn now: the same marks asked for again (a run's last verdict, then its end) are
+   * left as they are, so a tooltip being read or a mark being focused is not taken away. */
+  let drawn: { key: string; result: ShowMarksResult } | undefined;
+
   function show(input: PageMark[], options: ShowMarksOptions = {}): ShowMarksResult {
-    clear();
     const marks = sanitizeMarks(input);
+    const key = JSON.stringify([options.runId ?? null, options.language ?? null, marks.map((m) => [m.sentence, m.verdict])]);
+    if (drawn?.key === key && shown.every((e) => e.els.every((el) => el.isConnected))) return drawn.result;
+    clear();
     runId = typeof options.runId === 'string' ? options.runId : undefined;
     labels = marksLabels(options.language ?? marksLanguage(win?.navigator.language));
     const root = doc.body ?? doc.documentElement;
@@ -134,7 +140,9 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
       decorate(entry);
     });
     observer?.takeRecords(); // our own changes
-    return { shown: shown.length, missing };
+    const result = { shown: shown.length, missing };
+    drawn = { key, result };
+    return result;
   }
 
   /** A mark piece: a span whose closed shadow root draws the verdict, made whole before the page
@@ -235,6 +243,7 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
   }
 
   function clear() {
+    drawn = undefined;
     tip.close(false);
     observer?.disconnect();
     for (const entry of [...shown]) remove(entry);
