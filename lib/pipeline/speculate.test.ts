@@ -53,11 +53,15 @@ function contextModel(changed: boolean[], rounds: number[]) {
     await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 25)));
     if (req.stage !== 'revise') return base(req);
     const user = req.lastUser;
-    const m = /^Current step: (\d+) of \d+(?: \(search round (\d+)\))?/m.exec(user);
+    // "Current step: 2 of 6", or "Current step: 2" in a lean prompt (it shows the next step alone).
+    const m = /^Current step: (\d+)(?: of \d+)?(?: \(search round (\d+)\))?/m.exec(user);
     const i = Number(m?.[1]) - 1;
     const round = m?.[2] ? Number(m[2]) : 1;
     const before = numberedUnder(user, 'Steps so far (fixed):');
-    const later = numberedUnder(user, 'Later steps (drafts):');
+    const later = [...numberedUnder(user, 'Later steps (drafts):'), ...numberedUnder(user, 'Next step (draft):')];
+    // Queries for the later steps when the step changed, or when the prompt asks for them anyway
+    // (the step after the first changed one, in a pipelined chain).
+    const always = /whether or not this step changed/.test(req.system);
     const stale = before.some((b, j) => b !== exact[j]);
     const sufficient = round >= (rounds[i] ?? 1) || /search round 3/.test(user);
     const revised = stale ? `STALE step ${i + 1}` : changed[i] ? `Step ${i + 1} is revised <${h(before.join('|'))}>.` : '';
@@ -65,7 +69,9 @@ function contextModel(changed: boolean[], rounds: number[]) {
     const out: Record<string, unknown> = {
       kept,
       revised,
-      nextQueries: kept || !sufficient ? [] : later.map((l) => `${l} after ${h(revised)}`),
+      // A query depends on the later step's draft and the latest change before it, whichever
+      // step writes it.
+      nextQueries: (kept && !always) || !sufficient ? [] : later.map((l) => `${l} after ${h(revised || [...before].reverse().find((b, j) => b !== draftOf(before.length - 1 - j)) || '')}`),
       citations: [{ id: 'P1', quote: '' }],
       sufficient,
       retryQuery: sufficient ? '' : `${WORDS[i]} archive round ${round + 1}`,
