@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig } from 'wxt';
+import { BUNDLE_PATCHES, PDFJS_PATCHES, applyPatches, vendorPatches } from './tools/build/vendor-patches';
 
 const require = createRequire(import.meta.url);
+/** Which vendor patches the production build applied (all must be: see build:done). */
+const usedPatches = new Set<string>();
 
 // Host access is needed for: reading open tabs (scripting), calling the user's LLM endpoint and
 // search providers from the worker without CORS headers, and fetching result pages.
@@ -30,8 +34,39 @@ const EXTENSION_PAGES_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+const TOOLBAR_ICONS = { 16: 'icon/16.png', 32: 'icon/32.png' };
+
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
+  zip: {
+    // The sources package addons.mozilla.org asks for: what building the Firefox package reads
+    // (store/amo.md says how), not the tests, benchmarks or fixtures. npm test rebuilds the
+    // package from it and compares (test/packages/reproducible-build.spec.ts).
+    includeSources: [
+      'package.json',
+      'package-lock.json',
+      'wxt.config.ts',
+      'tsconfig.json',
+      'README.md',
+      'PRIVACY.md',
+      'CHANGELOG.md',
+      'store/amo.md',
+      'entrypoints/**',
+      'components/**',
+      'lib/**',
+      'public/**',
+      'tools/build/**',
+    ],
+  },
+  vite: () => ({
+    plugins: [vendorPatches(usedPatches)],
+    resolve: {
+      // micromark decodes entities like &amp; through an element's innerHTML in its "browser"
+      // build; its plain build looks them up in a table (character-entities) and never touches
+      // the DOM.
+      alias: [{ find: /^decode-named-character-reference$/, replacement: require.resolve('decode-named-character-reference') }],
+    },
+  }),
   hooks: {
     // pdf.js reads PDFs in the offscreen document (Chrome) and the background page (Firefox),
     // loaded from these copies on the first PDF (lib/browser/pdf-reader.ts): as files, not
@@ -39,13 +74,25 @@ export default defineConfig({
     // URL in Firefox's background script, which the extension CSP refuses) and no startup
     // bundle carries 1.7 MB of pdf.js.
     'build:publicAssets': (_wxt, files) => {
+      // Copied with the two reviewed edits of tools/build/vendor-patches.ts.
       for (const name of ['pdf.min.mjs', 'pdf.worker.min.mjs']) {
-        files.push({ absoluteSrc: require.resolve(`pdfjs-dist/build/${name}`), relativeDest: `pdfjs/${name}` });
+        const src = require.resolve(`pdfjs-dist/build/${name}`);
+        files.push({ contents: applyPatches(src, readFileSync(src, 'utf8'), PDFJS_PATCHES, usedPatches), relativeDest: `pdfjs/${name}` });
       }
+    },
+    'build:done': (wxt) => {
+      // Production builds only: dev mode (wxt) loads React's development file, which has no patch.
+      if (wxt.config.mode !== 'production') return;
+      const unused = [...BUNDLE_PATCHES, ...PDFJS_PATCHES].filter((p) => !usedPatches.has(p.name));
+      if (unused.length) throw new Error(`vendor patches not applied (dependency changed? review tools/build/vendor-patches.ts): ${unused.map((p) => p.name).join(', ')}`);
     },
   },
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
+    // What the code needs, no more (checked by test/packages/chrome-package.spec.ts, which lists
+    // the features that set it): pdf.js 6 calls Math.sumPrecise (Chrome 147) when it reads a
+    // PDF's embedded fonts; Ratify's own code and APIs need 116 (sidePanel.open, getContexts).
+    ...(browser === 'firefox' ? {} : { minimum_chrome_version: '147' }),
     description: '__MSG_extDescription__',
     default_locale: 'en',
     permissions: [
@@ -71,12 +118,18 @@ export default defineConfig({
         suggested_key: { default: 'Alt+Shift+V' },
         description: '__MSG_verifyCommand__',
       },
+      'check-page': {
+        suggested_key: { default: 'Alt+Shift+C' },
+        description: '__MSG_checkPageCommand__',
+      },
       // Opens the panel: Chrome's action opens the side panel; Firefox toggles the sidebar.
       [browser === 'firefox' ? '_execute_sidebar_action' : '_execute_action']: {
         suggested_key: { default: 'Alt+Shift+R' },
       },
     },
-    action: { default_title: 'Open Ratify' },
+    // The toolbar button and the sidebar show the small icons (public/icon/, drawn from
+    // store/icon-small.svg by `npm run screenshots`).
+    action: { default_title: 'Open Ratify', default_icon: TOOLBAR_ICONS },
     ...(browser === 'firefox'
       ? {
           sidebar_action: { default_panel: 'sidepanel.html', default_title: 'Ratify' },

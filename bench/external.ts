@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ManyTabsRow } from './extension/many-tabs-format';
 
 export interface ExternalPart {
   /** Where the figures came from, or why there are none. */
@@ -15,6 +16,7 @@ export interface ExternalPart {
 const BENCH_DIR = import.meta.dirname;
 export const RETRIEVAL_JSON = join(BENCH_DIR, 'results', 'retrieval.json');
 export const EXTENSION_JSON = join(BENCH_DIR, 'results', 'extension.json');
+export const MANY_TABS_JSON = join(BENCH_DIR, 'results', 'many-tabs.json');
 
 /** Module files the retrieval benchmark may expose, and the function names we look for in them. */
 const RETRIEVAL_MODULES = ['retrieval/index.ts', 'retrieval/run.ts', 'retrieval/bench.ts'];
@@ -61,6 +63,13 @@ export async function retrievalPart(run: boolean, log: (s: string) => void = () 
 }
 
 /** Part 4: the in-browser figures, if a Playwright run has written them. */
+/** Part 4b, as bench/extension/many-tabs.ts wrote it. */
+export function manyTabsPart(): { source: string; measured: boolean; rows?: ManyTabsRow[] } {
+  const saved = readJson(MANY_TABS_JSON) as { rows?: ManyTabsRow[] } | undefined;
+  if (saved?.rows) return { source: 'bench/results/many-tabs.json', measured: true, rows: saved.rows };
+  return { source: 'not measured in this run (bench/results/many-tabs.json not found)', measured: false };
+}
+
 export function extensionPart(): ExternalPart {
   const saved = readJson(EXTENSION_JSON);
   if (saved) return { source: 'bench/results/extension.json', measured: true, figures: saved };

@@ -11,8 +11,12 @@ import { REPO_ROOT } from './retrieval/benchmark';
 import { DEVSET_RESULTS_FILE, devsetSummary, formatDevset, runDevsetBench, type DevsetSummary } from './retrieval/devset/report';
 import { summarize, type Part1Summary, type Part2Summary } from './summary';
 import { formatWebRule, runWebRuleBench, type WebRuleSummary } from './web-rule';
+import { formatManyTabs, type ManyTabsRow } from './extension/many-tabs-format';
+import { manyTabsPart } from './external';
 import { loadQuestions } from './questions';
 import { formatPart5, summarizeSpeculation, type SpeculationSummary } from './speculation-summary';
+import { runPageCheckBench, type PageCheckBench } from './page-check';
+import { formatPart6, summarizePageCheck, type Part6Summary } from './page-check-summary';
 import { table } from './table';
 
 export { table };
@@ -26,7 +30,10 @@ export interface BenchReport {
   part3dev: { source: string; measured: boolean; summary?: DevsetSummary };
   part3web: { source: string; measured: boolean; summary?: WebRuleSummary };
   part4: { source: string; measured: boolean; figures?: ExtensionFigures | Record<string, unknown> };
+  part4tabs: { source: string; measured: boolean; rows?: ManyTabsRow[] };
   part5: SpeculationSummary;
+  /** Check this page against the same claims as selections one after another, and the budget. */
+  part6: PageCheckBench & { summary: Part6Summary };
   run: { batchSeconds: number; eventLoopDelayMs: PipelineBenchResult['eventLoopDelayMs'] };
   perQuestion: PipelineBenchResult['questions'];
   perQuestionGate: PipelineBenchResult['gate'];
@@ -174,12 +181,14 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
   );
   const pipe = await runPipelineBench(o, log);
   const { part1, part2 } = summarize(pipe);
+  const page = await runPageCheckBench(o, log);
   const p3: ExternalPart = o.skipRetrieval ? { source: 'skipped (--skip-retrieval)', measured: false } : await retrievalPart(true, log, { data: o.data, pages: o.readabilityPages });
   const dev = o.skipRetrieval ? undefined : await runDevsetBench();
   const part3dev = dev ? { source: `bench/retrieval/devset; per question in ${relative(REPO_ROOT, DEVSET_RESULTS_FILE)}`, measured: true, summary: devsetSummary(dev) } : { source: 'skipped (--skip-retrieval)', measured: false };
   const web = o.skipRetrieval ? undefined : await runWebRuleBench(loadQuestions(100, o.steps, o.data), log);
   const part3web = web ? { source: 'bench/web-rule.ts', measured: true, summary: web.summary } : { source: 'skipped (--skip-retrieval)', measured: false };
   const p4 = extensionPart();
+  const part4tabs = manyTabsPart();
   // The figures the issue asks for, picked out of the other benchmarks' results; their whole
   // output stays in their own files.
   const fig3 = retrievalFigures(p3.figures);
@@ -194,7 +203,9 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
     part3dev,
     part3web,
     part4,
+    part4tabs,
     part5: summarizeSpeculation(pipe.speculation, pipe.questions),
+    part6: { ...page, summary: summarizePageCheck(page) },
     run: { batchSeconds: pipe.batchSeconds, eventLoopDelayMs: pipe.eventLoopDelayMs },
     perQuestion: pipe.questions,
     perQuestionGate: pipe.gate,
@@ -211,7 +222,9 @@ export function formatReport(r: BenchReport, perQuestion: boolean): string {
   out.push(`3b. Retrieval on real tabs: the development set (44 pages open as tabs, the question as the query)\n${r.part3dev.summary ? formatDevset(r.part3dev.summary) : r.part3dev.source}`);
   out.push(`3c. What the information-flow rule costs (HotpotQA, ${r.part3web.summary?.questions ?? 0} questions: their paragraphs as the web, the draft's six thoughts; SECURITY.md)\n${r.part3web.summary ? formatWebRule(r.part3web.summary) : r.part3web.source}`);
   out.push(`4. The extension in Chromium\n${formatPart4(r.part4)}`);
+  out.push(`4b. As fast with a hundred tabs as with one (the extension in Chromium, part 1's latency model)\n${r.part4tabs.rows ? formatManyTabs(r.part4tabs.rows) : r.part4tabs.source}`);
   out.push(`5. Speculative revision against sequential (${r.options.speculationQuestions} questions, ${r.options.steps} steps, 0/1/3/6 of them changed by the model)\n${formatPart5(r.part5)}`);
+  out.push(`6. Check this page against checking its claims as selections, one after another (latency as part 1)\n${formatPart6(r.part6)}`);
   out.push(`batch: ${r.run.batchSeconds.toFixed(1)} s real; event-loop delay p50 ${r.run.eventLoopDelayMs.p50.toFixed(1)} ms, p99 ${r.run.eventLoopDelayMs.p99.toFixed(1)} ms`);
   return out.join('\n\n');
 }

@@ -60,7 +60,7 @@ const FILLER = { id: 1, url: 'https://notes.example.org/groceries', title: 'Groc
 
 export async function runWebRuleBench(questions: BenchQuestion[], log: (s: string) => void = () => undefined): Promise<{ rows: WebRuleRow[]; summary: WebRuleSummary }> {
   const server = await startFakeLlm({ responder: () => ({ content: '' }) });
-  const llm = createLlmClient(llmSettings(server.baseURL), { maxRetries: 0 });
+  const llm = createLlmClient(llmSettings(server.baseURL));
   const rows: WebRuleRow[] = [];
   try {
     for (const q of questions) {

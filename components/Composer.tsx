@@ -6,7 +6,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { INPUT_LIMITS } from '@/lib/pipeline/input';
 import type { TabScope } from '@/lib/core/run';
 import { useT } from './i18n';
-import { reasonKey, type ScopeChoice, type ScopePlan, type ScopeTab } from './scope';
+import { pageChosen, reasonKey, type ScopeChoice, type ScopePlan, type ScopeTab } from './scope';
 import { SiteIcon } from './SiteIcon';
 import { filterTabs, optionId, PICKER_ID, TabPicker, type PickerItem } from './TabPicker';
 
@@ -53,6 +53,7 @@ export function Composer(p: ComposerProps) {
       return;
     }
     setError(undefined);
+    setMention(undefined);
     p.onAsk(text);
   };
 
@@ -81,6 +82,12 @@ export function Composer(p: ComposerProps) {
       if ((e.key === 'Enter' || e.key === 'Tab') && current) {
         e.preventDefault();
         pick(current.tab);
+        return;
+      }
+      // Nothing in the list can be chosen: Enter does not send "@chrome" as the question; the
+      // list says why and how to close it (then Enter asks).
+      if (e.key === 'Enter' && !e.shiftKey) {
+        e.preventDefault();
         return;
       }
       if (e.key === 'Escape') {
@@ -144,7 +151,7 @@ export function Composer(p: ComposerProps) {
       </div>
       {p.page && (
         <ul className="row chips" aria-label={t('pageChipLabel')}>
-          {p.scope.page !== false ? (
+          {pageChosen(p.scope) ? (
             <li className="chip page-chip" data-testid="page-chip">
               <SiteIcon url={p.page.tab.url} />
               <span className="chip-title">

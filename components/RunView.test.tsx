@@ -8,6 +8,7 @@ import { curieLibrary, runOnce, startWorld, type TestWorld } from '../test/harne
 import { pipelineResponder } from '../test/harness/pipeline-responder.ts';
 import type { Run } from '@/lib/core/run';
 import { RunView, type RunActions } from './RunView';
+import { createMemoryLibrary } from '../test/harness/memory-library.ts';
 
 let world: TestWorld | undefined;
 // The panel is an extension page: site icons come from its own origin.
@@ -85,5 +86,63 @@ describe('RunView', () => {
     expect(v.byTest('gate-line')).toBe("The model's assessment of the question could not be read: checking sources for it as asked.");
     expect(v.byTest('trace-gate-unreadable')).toBe(v.byTest('gate-line'));
     expect(v.byTest('no-sources')).toMatch(/^No source backs this answer/);
+  });
+});
+
+describe('RunView: a run that stopped before its answer', () => {
+  it.each([
+    ['failed at the draft', 'error'],
+    ['cancelled during the draft', 'cancelled'],
+  ] as const)('%s: no empty answer heading and no line saying sources were checked', async (_name, status) => {
+    world = await startWorld({ gate: { confidence: 0.2 }, steps: ['Marie Curie was born in 1867.'] });
+    const base = pipelineResponder({ gate: { confidence: 0.2 }, steps: ['Marie Curie was born in 1867.'] });
+    const ctrl = new AbortController();
+    world.server.setResponder(async (req) => {
+      if (req.stage !== 'draft') return base(req);
+      if (status === 'cancelled') setTimeout(() => ctrl.abort(), 50);
+      return { fault: status === 'error' ? { kind: 'status', status: 500 } : { kind: 'hang' } };
+    });
+    const r = await runOnce(world, { text: 'When was Marie Curie born?' }, curieLibrary(), { signal: ctrl.signal });
+    expect(r.run.status).toBe(status);
+    expect(r.run.gate?.retrieve).toBe(true);
+    const v = view(r.run);
+    expect(v.byTest('answer-section')).toBeUndefined();
+    expect(v.byTest('gate-line')).toBeUndefined();
+    expect(v.text).not.toMatch(/Checked against sources|Answer by/);
+    expect(v.buttons).toContain('Run again');
+  });
+});
+
+describe('RunView: errors say what to do, with the button that does it', () => {
+  it('a selection over the limit says the limit in the notice itself, not only under Details', async () => {
+    world = await startWorld({});
+    const r = await runOnce(world, { text: 'Marie Curie was born in Warsaw. '.repeat(400), page }, curieLibrary(), { mode: 'verify' });
+    expect(r.run.error?.code).toBe('too-long');
+    const { document } = parseHTML(`<html><body>${renderToStaticMarkup(<RunView run={r.run} actions={actions} />)}</body></html>`);
+    const notice = document.querySelector('[role="alert"]')!;
+    notice.querySelector('details')?.remove();
+    expect(notice.textContent).toContain('12,799 characters');
+    expect(notice.textContent).toContain('12,000');
+  });
+
+  it('a time-out names Settings → Model and has the button to it', async () => {
+    world = await startWorld({}, { timeoutMs: 300 });
+    world.server.setResponder(() => ({ fault: { kind: 'hang' } }));
+    const r = await runOnce(world, { text: 'When was Marie Curie born?' }, curieLibrary());
+    expect(r.run.error?.code).toBe('timeout');
+    const v = view(r.run);
+    expect(v.text).toContain('Settings → Model');
+    expect(v.buttons).toEqual(expect.arrayContaining(['Retry', 'Open settings']));
+  });
+});
+
+describe('RunView: words that fit the run', () => {
+  it('a claim for which nothing was found says "this claim", not "this step"', async () => {
+    world = await startWorld({ claims: [{ claim: 'Marie Curie was born on Mars.' }] });
+    const r = await runOnce(world, { text: 'Marie Curie was born on Mars.', page }, createMemoryLibrary([]), { mode: 'verify' });
+    expect(r.run.status).toBe('done');
+    const v = view(r.run);
+    expect(v.text).toContain('No evidence was found for this claim.');
+    expect(v.text).not.toContain('this step');
   });
 });

@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState, type Ref } from 'react';
-import { changesText } from '@/lib/core/verdicts';
 import { canResume } from '@/lib/pipeline/run-state';
 import type { Run, Source } from '@/lib/core/run';
 import { ErrorNotice } from './ErrorNotice';
 import { useT, type T } from './i18n';
 import { ConfidenceLine, InputText, modelName, progressText, stoppedAt, UnderstoodAs } from './run-lines';
 import { SafeMarkdown } from './Markdown';
+import { CorrectedText, VerifyReport, type ClaimFocus } from './VerifyReport';
 import { SourceList } from './SourceList';
 import { ExportButtons } from './ExportButtons';
 import { SiteAccessPrompt } from './SiteAccessPrompt';
-import { Trace, VerdictBadge } from './Trace';
+import { Trace } from './Trace';
 
 export interface RunActions {
   onCancel(): void;
@@ -24,6 +24,8 @@ export interface RunActions {
   countMarks?(tabId: number): Promise<number>;
   /** Ask the question as the user says it should be understood (replaces this run). */
   onAskUnderstood?(text: string): void;
+  /** A checked claim clicked: its mark in the page is brought into view (false: none now). */
+  onRevealClaim?(tabId: number, sentence: string): Promise<boolean>;
 }
 
 function statusText(t: T, run: Pick<Run, 'status'>): string {
@@ -46,16 +48,17 @@ export { statusText };
 /** One question and its answer, answer first: the question, how it was understood, the answer as
  * it streams (with the model's name, the gate's decision in plain words and a copy button), the
  * sources one page per row, and last the trace, open while the run is live. */
-export function RunView({ run, actions, answerRef }: { run: Run; actions: RunActions; answerRef?: Ref<HTMLElement> }) {
+export function RunView({ run, actions, answerRef, focus }: { run: Run; actions: RunActions; answerRef?: Ref<HTMLElement>; focus?: ClaimFocus }) {
   const t = useT();
   const live = run.status === 'running';
   const model = modelName(t, run.model);
   const rewritten = run.mode === 'ask' ? run.gate?.rewritten : undefined;
+  const checks = run.mode === 'verify' || run.mode === 'page';
   return (
-    <article className="run" aria-busy={live} data-run-id={run.id} data-status={run.status}>
+    <article className="run" aria-busy={live} data-run-id={run.id} data-status={run.status} data-mode={run.mode}>
       <header className="run-head">
         <div className="muted small">
-          {run.mode === 'verify' ? t('modeVerify') : t('modeAsk')} · <span data-testid="run-status">{statusText(t, run)}</span>
+          {run.mode === 'verify' ? t('modeVerify') : run.mode === 'page' ? t('modePage') : t('modeAsk')} · <span data-testid="run-status">{statusText(t, run)}</span>
           {run.input.page?.title && run.mode === 'verify' && (
             <>
               {' '}
@@ -63,11 +66,18 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
             </>
           )}
         </div>
-        <InputText text={run.input.text} />
+        {/* A checked selection is shown folded below its report; until it has claims, here. */}
+        {(run.mode === 'ask' || (run.mode === 'verify' && !run.steps.length)) && <InputText text={run.input.text} />}
+        {run.mode === 'page' && (
+          <p className="run-input page-title" data-testid="run-input">
+            {run.input.page?.title || run.input.page?.url}
+            {run.input.page?.url && <span className="small muted page-url">{run.input.page.url}</span>}
+          </p>
+        )}
       </header>
 
       {run.error && run.error.code !== 'cancelled' && (
-        <ErrorNotice error={run.error} where={resumable(run) ? stoppedAt(t, run) : undefined} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />
+        <ErrorNotice error={run.error} mode={run.mode} where={resumable(run) ? stoppedAt(t, run) : undefined} onRetry={() => actions.onRetry()} onOpenSettings={actions.onOpenSettings} />
       )}
 
       <SiteAccessPrompt run={run} onAgain={() => actions.onAgain()} />
@@ -84,18 +94,13 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
         </div>
       )}
 
-      {run.claims && run.claims.length > 0 && <Claims run={run} onOpenSource={actions.onOpenSource} />}
+      {checks && <VerifyReport run={run} actions={actions} focus={focus} />}
 
-      {run.mode === 'verify' && (run.answer || run.corrected) && (
-        <section aria-label={t('correctedText')} data-testid="corrected">
-          <h3>{t('correctedText')}</h3>
-          {!live && !run.answerFinal && <Unfinished run={run} />}
-          {/* `answer` keeps the citation markers; `corrected` is the same text without them. */}
-          <SafeMarkdown text={run.answer || run.corrected || ''} sources={run.sources} onCite={actions.onOpenSource} />
-        </section>
-      )}
+      {/* `answer` keeps the citation markers; `corrected` is the same text without them. */}
+      {checks && <CorrectedText run={run} onOpenSource={actions.onOpenSource} unfinished={!live && !run.answerFinal ? <Unfinished run={run} /> : undefined} />}
 
-      {run.mode === 'ask' && (run.answer || run.gate) && (
+      {/* A run that stopped before writing any answer has no answer section (no empty heading). */}
+      {run.mode === 'ask' && (run.answer || (live && run.gate)) && (
         <section aria-label={t('answer')} data-testid="answer-section" className="answer" ref={answerRef}>
           <h3 className="answer-head">
             {t('answer')} {model && <span className="model-name">{t('answeredBy', { model })}</span>}
@@ -111,18 +116,20 @@ export function RunView({ run, actions, answerRef }: { run: Run; actions: RunAct
               {t('answerNoSources')}
             </p>
           )}
-          <ConfidenceLine run={run} />
+          {/* "Checked against sources…" is said of an answer that was finished (or is being written). */}
+          {(live || run.answerFinal) && <ConfidenceLine run={run} />}
           {!live && run.answerFinal && run.answer && <ExportButtons run={run} compact />}
         </section>
       )}
 
-      {run.mode === 'verify' && run.gate && <ConfidenceLine run={run} />}
-      {run.mode === 'verify' && run.input.page?.pdf && run.claims && run.claims.length > 0 && (
-        <p className="muted small" data-testid="marks-pdf">
-          {t('marksPdf')}
-        </p>
+      {checks && !live && run.answerFinal && (run.answer || run.corrected) && <ExportButtons run={run} />}
+      {run.mode === 'verify' && run.gate && (live || run.answerFinal) && <ConfidenceLine run={run} />}
+      {run.mode === 'verify' && run.steps.length > 0 && (
+        <details className="selection-shown small">
+          <summary>{t('selectionShown', { n: run.input.text.length.toLocaleString() })}</summary>
+          <InputText text={run.input.text} />
+        </details>
       )}
-      {run.mode === 'verify' && !live && run.answerFinal && (run.answer || run.corrected) && <ExportButtons run={run} />}
 
       <SourceList sources={run.sources} onOpen={actions.onOpenSource} />
 
@@ -154,7 +161,7 @@ function Unfinished({ run }: { run: Run }) {
 
 function RunButtons({ run, actions }: { run: Run; actions: RunActions }) {
   const t = useT();
-  const tabId = run.mode === 'verify' && run.claims?.length ? run.input.page?.tabId : undefined;
+  const tabId = (run.mode === 'verify' || run.mode === 'page') && (run.claims?.length || run.steps.some((st) => st.verdict)) ? run.input.page?.tabId : undefined;
   const marks = useMarksCount(tabId, run.status, actions.countMarks);
   const stopped = (run.status === 'error' || run.status === 'interrupted' || run.status === 'cancelled') && !(run.error && NOT_STARTED.has(run.error.code));
   return (
@@ -219,32 +226,4 @@ function useMarksCount(tabId: number | undefined, status: Run['status'], count: 
     };
   }, [tabId, status]);
   return { count: n, cleared: () => setN(0) };
-}
-
-function Claims({ run, onOpenSource }: { run: Run; onOpenSource: (s: Source) => void }) {
-  const t = useT();
-  return (
-    <section aria-label={t('claims')}>
-      <h3>{t('claims')}</h3>
-      <ul className="claims">
-        {run.claims!.map((c, i) => (
-          <li key={i} data-claim-verdict={c.verdict}>
-            <div className="claim-line">
-              <VerdictBadge verdict={c.verdict} /> <span>{c.claim}</span>{' '}
-              {c.sources.map((n) => {
-                const s = run.sources.find((x) => x.n === n);
-                return s ? (
-                  <button key={n} type="button" className="cite" aria-label={t('sourceN', { n, title: s.title })} onClick={() => onOpenSource(s)}>
-                    {n}
-                  </button>
-                ) : null;
-              })}
-            </div>
-            {c.corrected && changesText(c.verdict) && <p className="correction">→ {c.corrected}</p>}
-            {c.explanation && <p className="small muted explanation">{c.explanation}</p>}
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
 }

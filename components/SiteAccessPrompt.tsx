@@ -1,7 +1,9 @@
 /** Asked at first use, with the reason: a run that could not read the user's tabs or fetch result
  * pages because Ratify has no access to sites says what it missed and offers the browser's
  * permission prompt. The request is made inside the click (browsers refuse it without the
- * gesture); once granted, "Run again" reads them. */
+ * gesture). Once granted, a finished run offers "Run again" (it reads them from the start); a run
+ * that stopped part-way says that Retry continues with them. (A model server that cannot be read
+ * without access says so in its own error: ErrorNotice.) */
 import { useState } from 'react';
 import { requestHostAccess } from '@/lib/browser/host-access';
 import type { Run } from '@/lib/core/run';
@@ -20,14 +22,13 @@ export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain(): void }
   const granted = useHostAccess();
   const [declined, setDeclined] = useState(false);
   const { tabs, pages } = unreadForAccess(run);
-  // A model server that does not answer extensions by itself is reachable once sites may be read.
-  const serverBlocked = run.error?.code === 'unreachable';
-  if ((tabs + pages === 0 && !serverBlocked) || granted === undefined) return null;
+  if (tabs + pages === 0 || granted === undefined) return null;
   if (granted) {
+    const stopped = run.status === 'error' || run.status === 'cancelled' || run.status === 'interrupted';
     return (
       <div className="notice notice-ok site-access" data-testid="site-access" data-state="granted" role="status">
-        <span>{t('accessGranted')}</span>{' '}
-        {run.status !== 'running' && (
+        <span>{t(stopped ? 'accessGrantedStopped' : 'accessGranted')}</span>{' '}
+        {run.status === 'done' && (
           <button type="button" className="primary" onClick={onAgain}>
             {t('rerun')}
           </button>
@@ -41,16 +42,9 @@ export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain(): void }
         {t('accessTitle')}
       </h3>
       <p className="notice-hint">{t('accessWhy')}</p>
-      {serverBlocked && (
-        <p className="notice-hint" data-testid="site-access-server">
-          {t('accessServerHint')}
-        </p>
-      )}
-      {tabs + pages > 0 && (
-        <p className="small muted" data-testid="site-access-missed">
-          {tabs > 0 && t('accessNotReadTabs', { n: tabs })} {pages > 0 && t('accessNotReadPages', { n: pages })}
-        </p>
-      )}
+      <p className="small muted" data-testid="site-access-missed">
+        {tabs > 0 && t('accessNotReadTabs', { n: tabs })} {pages > 0 && t('accessNotReadPages', { n: pages })}
+      </p>
       <button
         type="button"
         className="primary"

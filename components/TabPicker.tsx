@@ -31,6 +31,11 @@ export function TabPicker({ items, active, onPick, onHover }: { items: PickerIte
           {t('noTabMatches')}
         </li>
       )}
+      {!items.some((i) => !i.skip) && (
+        <li className="small picker-note" role="presentation" data-testid="picker-nothing">
+          {t('pickerNothing')}
+        </li>
+      )}
       {items.map(({ tab, skip, chosen }) => {
         const key = skip ? reasonKey(skip) : undefined;
         return (

@@ -5,9 +5,10 @@ import type { Run } from '@/lib/core/run';
 import { ExportButtons } from './ExportButtons';
 import { useT } from './i18n';
 import { RunView, type RunActions } from './RunView';
+import type { ClaimFocus } from './VerifyReport';
 import { useFollow } from './use-follow';
 
-export function ThreadView({ runs, live, actionsFor }: { runs: Run[]; live?: Run; actionsFor(run: Run): RunActions }) {
+export function ThreadView({ runs, live, actionsFor, focus }: { runs: Run[]; live?: Run; actionsFor(run: Run): RunActions; focus?: ClaimFocus & { runId: string } }) {
   const t = useT();
   // The live run as the worker streams it replaces its (up to a second old) stored copy.
   const shown = runs.map((r) => (live && r.id === live.id ? live : r));
@@ -27,7 +28,7 @@ export function ThreadView({ runs, live, actionsFor }: { runs: Run[]; live?: Run
         </div>
       )}
       {shown.map((r) => (
-        <RunView key={r.id} run={r} actions={actionsFor(r)} answerRef={r === last ? answerRef : undefined} />
+        <RunView key={r.id} run={r} actions={actionsFor(r)} answerRef={r === last ? answerRef : undefined} focus={focus?.runId === r.id ? focus : undefined} />
       ))}
     </div>
   );

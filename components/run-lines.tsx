@@ -45,6 +45,12 @@ export function modelName(t: T, model: string | undefined): string | undefined {
 
 /** What the live run is doing now, in words. */
 export function progressText(t: T, run: Run): string {
+  if (run.mode === 'page') {
+    // "7 of 12 checked": claims whose verdict has landed, of those listed so far.
+    const done = run.steps.filter((s) => s.verdict).length;
+    if (!run.steps.length) return t('progressPageList');
+    return t(run.gate?.found === undefined ? 'progressPageMore' : 'progressPageChecked', { done, n: run.steps.length });
+  }
   if (!run.gate) return t('progressGate');
   if (run.answer !== undefined) return t('progressAnswer');
   if (!run.steps.length) return t('progressDraft');
@@ -60,6 +66,7 @@ export function stoppedAt(t: T, run: Run): string {
   const n = run.steps.length;
   const step = /^(revise|check), step (\d+)/.exec(stage);
   if (step) return t(step[1] === 'check' ? 'stopClaim' : 'stopStep', { i: Number(step[2]), n });
+  if (stage === 'page-claims' || (run.mode === 'page' && run.gate?.found === undefined)) return t('stopPageClaims');
   if (stage === 'gate' || stage === 'claims') return t(run.mode === 'verify' ? 'stopClaims' : 'stopGate');
   if (stage === 'draft') return t('stopDraft');
   if (stage === 'compose' || stage === 'answer') return t('stopAnswer');
@@ -67,7 +74,7 @@ export function stoppedAt(t: T, run: Run): string {
   if (!n && run.gate.retrieve) return t('stopDraft');
   const open = run.steps.find((s) => s.status === 'running') ?? run.steps.find((s) => s.status === 'pending');
   if (!open) return t(run.mode === 'verify' ? 'stopPassage' : 'stopAnswer');
-  return t(run.mode === 'verify' ? 'stopClaim' : 'stopStep', { i: run.steps.indexOf(open) + 1, n });
+  return t(run.mode === 'ask' ? 'stopStep' : 'stopClaim', { i: run.steps.indexOf(open) + 1, n });
 }
 
 const FOLD_AT = 600;

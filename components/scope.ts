@@ -8,8 +8,14 @@ import { documentKey } from '@/lib/core/url';
 export interface ScopeChoice {
   tabs: TabScope;
   web: boolean;
-  /** The page the user is on is among the sources (its "this page" chip); default true. */
+  /** The page the user is on is among the sources (its "this page" chip). Default: yes, except
+   * for tabs picked with @, which are exactly what the user chose (pageChosen). */
   page?: boolean;
+}
+
+/** Whether the choice includes the page the user is on. */
+export function pageChosen(choice: ScopeChoice): boolean {
+  return choice.page ?? choice.tabs !== 'chosen';
 }
 
 export interface ScopeTab extends TabInfo {
@@ -47,7 +53,7 @@ export function planScope(tabs: ScopeTab[], policy: ReadPolicy): ScopePlan {
 /** What the run is told: the choice, with the tabs it stands for. With the page's chip on, a
  * chosen-tabs question reads the page too. */
 export function sourceScope(choice: ScopeChoice, page: ScopeTab | undefined, windowId: number | undefined, chosen: number[]): SourceScope {
-  const withPage = choice.page !== false;
+  const withPage = pageChosen(choice);
   const pageIds = page && withPage ? [page.id] : [];
   const pagePart = page ? { pageTabId: page.id, page: withPage } : {};
   if (choice.tabs === 'page') return { tabs: 'page', tabIds: pageIds, web: choice.web, ...pagePart };

@@ -14,13 +14,12 @@
  * prints a short table. Rebuilds .output/chrome-mv3 first when it is missing or older than the
  * sources (unless --no-build). Absolute times depend on the machine: read them as reference.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { startHarness, type Harness, type Responder } from '../../test/harness/index.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { EXTENSION_DIR, grantSiteAccess, launchWithExtension } from '../../test/e2e/launch.ts';
@@ -28,6 +27,7 @@ import { firstRender, installFirstRenderProbe, median, timeHistoryOpen, timeSear
 import { expectedList, makeRuns, storeRuns } from './seed-runs.ts';
 import { measureEntrySizes, type EntrySize } from './sizes.ts';
 import { attachWorkerHeap } from './worker-heap.ts';
+import { ensureBuilt, extensionWorker } from './build.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -59,34 +59,10 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 // ---------------------------------------------------------------------------------------------
 // Build
 
-function newestMtime(p: string): number {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const d of readdirSync(p)) max = Math.max(max, newestMtime(path.join(p, d)));
-  return max;
-}
-
-/** WXT rebuilds in ~2 s; a stale build would measure code that is no longer the source. */
-function ensureBuilt(): void {
-  const manifest = path.join(EXTENSION_DIR, 'manifest.json');
-  const sources = Math.max(...['entrypoints', 'components', 'lib', 'public', 'wxt.config.ts', 'package.json'].map(newestMtime));
-  if (existsSync(manifest) && statSync(manifest).mtimeMs >= sources) return;
-  if (opts['no-build']) throw new Error(`${EXTENSION_DIR} is missing or older than the sources; run "npx wxt build" (or drop --no-build)`);
-  log('building the extension (npx wxt build)…');
-  // stdout to our stderr: stdout is for the table.
-  const r = spawnSync('npx', ['wxt', 'build'], { stdio: ['ignore', process.stderr, process.stderr] });
-  if (r.status !== 0) throw new Error('wxt build failed');
-}
+// (in ./build.ts)
 
 // ---------------------------------------------------------------------------------------------
 // Browser helpers
-
-async function extensionWorker(context: BrowserContext): Promise<Worker> {
-  const isOurs = (w: Worker) => w.url().startsWith('chrome-extension://');
-  return context.serviceWorkers().find(isOurs) ?? (await context.waitForEvent('serviceworker', { predicate: isOurs }));
-}
 
 async function openPanel(context: BrowserContext, panelUrl: string): Promise<Page> {
   const page = await context.newPage();
@@ -153,7 +129,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }, 150_000).unref();
 
-  ensureBuilt();
+  ensureBuilt(Boolean(opts['no-build']));
   const sizes = measureEntrySizes(EXTENSION_DIR);
   log(`sizes: ${Object.keys(sizes).join(', ')}`);
 

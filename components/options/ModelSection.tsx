@@ -37,7 +37,7 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
       ? t('embeddingsOff')
       : embeddings.how === 'none-found'
         ? t('embeddingsNone')
-        : t(embeddings.how === 'set' ? 'embeddingsSet' : 'embeddingsFound', { model: embeddings.model ?? '' });
+        : t(embeddings.how === 'set' ? 'embeddingsSet' : embeddings.how === 'openai' ? 'embeddingsOpenai' : 'embeddingsFound', { model: embeddings.model ?? '' });
   const [after, setAfter] = useState<{ result: AfterTest; model: string; ms: number }>();
   // Offered once Chrome has it or can download it ("downloadable" is offered as a download).
   const builtin = useBuiltinModel();
@@ -152,7 +152,7 @@ export function ModelSection({ settings, problems, onChange, onProblems, onConne
           {t(after.result === 'saved' ? 'connectedSaved' : 'connectedNeedsSave', { model: after.model, ms: after.ms })} {c.models.length ? t('testOkModels', { n: c.models.length }) : ''}
         </p>
       )}
-      {c.state.phase === 'failed' && <ErrorNotice error={c.state.error} />}
+      {c.state.phase === 'failed' && <ErrorNotice error={c.state.error} inForm />}
     </fieldset>
   );
 }

@@ -93,6 +93,7 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
           <legend>{t('methodSection')}</legend>
           {num('betaThreshold', 'betaLabel', 0.05)}
           {num('maxSteps', 'maxStepsLabel')}
+          {num('pageClaims', 'pageClaimsLabel')}
           {num('maxRounds', 'maxRoundsLabel')}
           {num('passagesPerStep', 'passagesLabel')}
           <Toggle id="speculate" label={t('speculateLabel')} checked={s.pipeline.speculate} onChange={(v) => setPipeline({ speculate: v })} />

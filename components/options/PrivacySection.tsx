@@ -18,6 +18,12 @@ export function PrivacySection({ privacy, onChange }: { privacy: Settings['priva
   return (
     <fieldset>
       <legend>{t('privacy')}</legend>
+      <p>
+        {/* PRIVACY.md as shipped with this version (entrypoints/privacy). */}
+        <a href="/privacy.html" target="_blank" rel="noopener" data-testid="privacy-policy">
+          {t('privacyPolicy')}
+        </a>
+      </p>
       <SiteAccess />
       <Field label={t('tabScope')} id="tabScope">
         <select id="tabScope" value={privacy.tabScope} onChange={(e) => onChange({ tabScope: e.target.value as Settings['privacy']['tabScope'] })}>
@@ -41,6 +47,7 @@ export function PrivacySection({ privacy, onChange }: { privacy: Settings['priva
       </Field>
       <Toggle id="incognito" label={t('allowIncognito')} checked={privacy.allowIncognito} onChange={(v) => onChange({ allowIncognito: v })} />
       <Toggle id="privateNetwork" label={t('privateNetwork')} checked={privacy.privateNetwork} onChange={(v) => onChange({ privateNetwork: v })} />
+      <Toggle id="readAhead" label={t('readAhead')} checked={privacy.readAhead} onChange={(v) => onChange({ readAhead: v })} />
       <Field label={t('retention')} id="retention">
         <select id="retention" value={privacy.retentionDays} onChange={(e) => onChange({ retentionDays: Number(e.target.value) })}>
           <option value={0}>{t('retentionForever')}</option>

@@ -95,7 +95,7 @@ export function ConnectForm(p: ConnectFormProps) {
           {t('connectedSaved', saved)}
         </p>
       )}
-      {c.state.phase === 'failed' && <ErrorNotice error={c.state.error} />}
+      {c.state.phase === 'failed' && <ErrorNotice error={c.state.error} inForm />}
     </form>
   );
 }

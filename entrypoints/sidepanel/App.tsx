@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { request } from '@/lib/browser/messaging';
 import { activeRunItem, loadSettings, saveSettings } from '@/lib/browser/settings-store';
+import { focusClaimItem, type FocusClaim } from '@/lib/browser/panel-state';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { isLlmConfigured, type LlmSettings } from '@/lib/settings/schema';
 import { builtinAvailable } from '@/lib/llm/builtin-availability';
@@ -45,6 +46,22 @@ function useActiveRunId(): [string | null, (id: string | null) => void] {
   ];
 }
 
+/** A page mark's "Show in Ratify": the worker makes its run the active one and names the claim. */
+function useFocusClaim(onFocus: () => void): FocusClaim | undefined {
+  const [f, setF] = useState<FocusClaim>();
+  useEffect(() => {
+    const take = (v: FocusClaim | null) => {
+      // Only a recent request: an old one must not move the panel when it opens next time.
+      if (!v || Date.now() - v.at > 30_000) return;
+      setF(v);
+      onFocus();
+    };
+    void focusClaimItem.getValue().then(take);
+    return focusClaimItem.watch(take);
+  }, []);
+  return f;
+}
+
 /** Saving an endpoint from the welcome card: the other settings stay as they are. */
 async function saveLlm(llm: LlmSettings): Promise<void> {
   const s = await loadSettings();
@@ -57,6 +74,7 @@ function Panel({ configured, sources }: { configured: boolean | undefined; sourc
   const t = useT();
   const [view, setView] = useState<View>('ask');
   const [runId, setRunId] = useActiveRunId();
+  const focus = useFocusClaim(() => setView('ask'));
   const openSettings = () => void browser.runtime.openOptionsPage();
   const newThread = () => {
     setRunId(null);
@@ -99,7 +117,15 @@ function Panel({ configured, sources }: { configured: boolean | undefined; sourc
       </header>
       <main>
         <div role="tabpanel" id="ask-panel" aria-labelledby="ask-tab" hidden={view !== 'ask'}>
-          <AskView configured={configured} activeRunId={runId} sources={sources} openSettings={openSettings} saveLlm={saveLlm} />
+          <AskView
+            configured={configured}
+            activeRunId={runId}
+            sources={sources}
+            openSettings={openSettings}
+            saveLlm={saveLlm}
+            onOpenRun={(id) => setRunId(id)}
+            focus={focus && focus.runId === runId ? focus : undefined}
+          />
         </div>
         {view === 'history' && (
           <div role="tabpanel" id="history-panel" aria-labelledby="history-tab">
@@ -108,7 +134,13 @@ function Panel({ configured, sources }: { configured: boolean | undefined; sourc
                 setRunId(id);
                 setView('ask');
               }}
-              onDelete={(id) => void request('threads/delete', { id })}
+              onDelete={(id) =>
+                request('threads/delete', { id }).catch((e: unknown) => {
+                  console.warn('Ratify: deleting the thread failed', e);
+                  return [];
+                })
+              }
+              onRestore={(runs) => request('runs/restore', { runs })}
               onClearAll={() => void request('data/delete-all', {})}
             />
           </div>

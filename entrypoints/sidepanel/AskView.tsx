@@ -3,7 +3,9 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef, useState } from 'react';
 import { request, RequestFailed } from '@/lib/browser/messaging';
-import { pendingQuestionItem, type PendingQuestion } from '@/lib/browser/panel-state';
+import { panelNoticeItem, pendingQuestionItem, type PanelNotice, type PendingQuestion } from '@/lib/browser/panel-state';
+import { requestHostAccess } from '@/lib/browser/host-access';
+import { NO_SITE_ACCESS } from '@/lib/retrieval/tabs';
 import { runStore } from '@/lib/store/runs';
 import { threadOf, threadStore } from '@/lib/store/threads';
 import type { Run, RunError } from '@/lib/core/run';
@@ -17,6 +19,11 @@ import type { RunActions } from '@/components/RunView';
 import { Welcome } from '@/components/setup/Welcome';
 import { ThreadView } from '@/components/ThreadView';
 import { useLiveRun } from '@/components/use-live-run';
+import { StartActions } from '@/components/StartActions';
+import { EarlierCheck } from '@/components/EarlierCheck';
+import { LiveChecks } from '@/components/LiveChecks';
+import type { ClaimFocus } from '@/components/VerifyReport';
+import { useEarlierCheck } from './use-earlier-check';
 import type { Sources } from './use-sources';
 import { unionOrigins, UNKNOWN_ORIGINS } from '@/lib/core/flow';
 import type { TextOrigin } from '@/lib/core/run';
@@ -30,9 +37,13 @@ export interface AskViewProps {
   sources: Sources;
   openSettings(): void;
   saveLlm(llm: LlmSettings): Promise<void>;
+  /** Show another run (a page check still running). */
+  onOpenRun(id: string): void;
+  /** A claim a page mark's "Show in Ratify" asked for. */
+  focus?: ClaimFocus & { runId: string };
 }
 
-export function AskView({ configured, activeRunId, sources, openSettings, saveLlm }: AskViewProps) {
+export function AskView({ configured, activeRunId, sources, openSettings, saveLlm, onOpenRun, focus }: AskViewProps) {
   const t = useT();
   // Retry continues a run under its own id: following it again picks up the continued run.
   const [generation, setGeneration] = useState(0);
@@ -45,6 +56,9 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
   const [requestError, setRequestError] = useState<RunError>();
   const [connected, setConnected] = useState<{ model: string; ms: number }>();
   const pending = usePending();
+  const notice = useNotice();
+  const pageTab = sources.page?.tab;
+  const [earlier, lookAgain] = useEarlierCheck(pageTab?.id, pageTab?.url, `${activeRunId}:${known?.status}`);
 
   const act = async (f: () => Promise<unknown>): Promise<boolean> => {
     setRequestError(undefined);
@@ -66,11 +80,29 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
       }),
     );
 
+  /** Check this page: without access to sites the browser's prompt is shown first, inside the
+   * click (it is refused after an await); the check reads the page either way it can. */
+  const checkPage = () => {
+    const tabId = sources.page?.tab.id;
+    if (tabId === undefined) return;
+    const asked = sources.page?.skip?.startsWith(NO_SITE_ACCESS) ? requestHostAccess().catch(() => false) : Promise.resolve(true);
+    void panelNoticeItem.setValue(null);
+    void asked.then(() => act(() => request('run/start', { mode: 'page', input: { text: '' }, pageTabId: tabId })));
+  };
+
+  // A page check is not a conversation: a question asked meanwhile starts its own thread, and the
+  // check goes on (LiveChecks shows it).
+  const askThread = known?.mode === 'page' ? undefined : threadId;
+  // The thread's answer still being written: a question asked now waits for it and then sees it
+  // (asked alongside, it would not), like a message typed while the other side is still talking.
+  const busyRun = askThread === undefined ? undefined : [live, ...threadRuns].find((r) => r?.status === 'running' && threadOf(r) === askThread);
+
   const ask = async (question: string) => {
-    const q = { text: question, threadId, pageTabId: sources.page?.tab.id };
-    if (configured === false) {
-      // No model yet: the question waits (stored, so opening the settings loses nothing).
-      await pendingQuestionItem.setValue({ ...q, at: Date.now() });
+    const q = { text: question, threadId: askThread, pageTabId: sources.page?.tab.id };
+    if (configured === false || busyRun) {
+      // No model yet, or an answer to wait for: the question waits (stored, so closing the panel
+      // or opening the settings loses nothing).
+      await pendingQuestionItem.setValue({ ...q, at: Date.now(), ...(busyRun ? { after: busyRun.id } : {}) });
       setText('');
       return;
     }
@@ -78,13 +110,15 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     if (await start(q)) setText('');
   };
 
-  // Set up at last: the waiting question runs, once.
+  // Set up at last, and the answer it waited for finished: the waiting question runs, once.
+  const waitsFor = pending?.after ? [live, ...threadRuns].find((r) => r?.id === pending.after) : undefined;
+  const waiting = waitsFor?.status === 'running';
   const ran = useRef<number | undefined>(undefined);
   useEffect(() => {
-    if (!configured || !pending || ran.current === pending.at) return;
+    if (!configured || !pending || waiting || ran.current === pending.at) return;
     ran.current = pending.at;
     void pendingQuestionItem.setValue(null).then(() => start(pending));
-  }, [configured, pending]); // start() is read fresh on purpose: the sources chosen now apply
+  }, [configured, pending, waiting]); // start() is read fresh on purpose: the sources chosen now apply
 
   const actionsFor = (run: Run): RunActions => ({
     onCancel: () => void act(() => request('run/cancel', { id: run.id })),
@@ -94,6 +128,7 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
     onOpenSettings: openSettings,
     onClearMarks: (tabId) => void act(() => request('marks/clear', { tabId })),
     countMarks: (tabId) => request('marks/count', { tabId }),
+    onRevealClaim: (tabId, sentence) => request('marks/reveal', { tabId, sentence }).catch(() => false),
     // The user says how the question is meant: this run is replaced by one that asks exactly that.
     onAskUnderstood: (understood) =>
       void act(async () => {
@@ -107,16 +142,38 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
   return (
     <>
       {requestError && <ErrorNotice error={requestError} onOpenSettings={openSettings} />}
-      {activeRunId && <ThreadView runs={threadRuns} live={live} actionsFor={actionsFor} />}
+      {notice && (
+        <div className="notice-wrap">
+          <ErrorNotice error={{ code: notice.code, message: notice.message }} onOpenSettings={openSettings} />
+          <button type="button" className="link small" onClick={() => void panelNoticeItem.setValue(null)}>
+            {t('discard')}
+          </button>
+        </div>
+      )}
+      <LiveChecks except={activeRunId} onOpen={onOpenRun} />
+      {earlier && pageTab && (
+        <EarlierCheck
+          earlier={earlier}
+          onShow={() =>
+            void act(() => request('page/show-earlier', { runId: earlier.runId, tabId: pageTab.id })).then((ok) => {
+              if (ok) onOpenRun(earlier.runId);
+              lookAgain();
+            })
+          }
+          onCheckAgain={checkPage}
+        />
+      )}
+      {activeRunId && <ThreadView runs={threadRuns} live={live} actionsFor={actionsFor} focus={focus} />}
+      {!activeRunId && configured && !pending && <StartActions page={sources.page} onCheckPage={checkPage} onSummarize={() => void ask(t('summarizeQuestion'))} />}
       {pending && (
         <section className="notice pending" data-testid="pending" aria-labelledby="pending-title">
           <h2 id="pending-title" className="notice-title">
-            {t('pendingTitle')}
+            {configured !== false && pending.after ? t('pendingAfterTitle') : t('pendingTitle')}
           </h2>
           <p className="run-input" data-testid="run-input">
             {pending.text}
           </p>
-          <p className="small">{configured === false ? t('pendingBody') : t('running')}</p>
+          <p className="small">{configured === false ? t('pendingBody') : waiting ? t('pendingAfterBody') : t('running')}</p>
           <button type="button" onClick={() => void pendingQuestionItem.setValue(null)}>
             {t('discard')}
           </button>
@@ -150,6 +207,16 @@ export function AskView({ configured, activeRunId, sources, openSettings, saveLl
       />
     </>
   );
+}
+
+/** A check the page's menu or the shortcut could not start (shown until dismissed or a minute). */
+function useNotice(): PanelNotice | null {
+  const [n, setN] = useState<PanelNotice | null>(null);
+  useEffect(() => {
+    void panelNoticeItem.getValue().then(setN);
+    return panelNoticeItem.watch(setN);
+  }, []);
+  return n && Date.now() - n.at < 60_000 ? n : null;
 }
 
 function usePending(): PendingQuestion | null {

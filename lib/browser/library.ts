@@ -10,6 +10,7 @@ import { createDexiePageCache, pageCacheMaxAgeMs } from '../store/page-cache';
 import { createBrowserPageReader } from './offscreen-reader';
 import { withPdfTabs } from '../retrieval/pdf-tabs';
 import { createBrowserTabsAdapter } from './tabs-adapter';
+import type { TabsAdapter } from '../retrieval/tabs';
 
 export interface BrowserLibraryOptions {
   /** Verify mode: the tab and URL the selection came from (never evidence for itself). */
@@ -18,6 +19,8 @@ export interface BrowserLibraryOptions {
   scope?: SourceScope;
   /** Whether the user granted access to sites (lib/browser/host-access.ts), checked per run. */
   hostAccess: boolean;
+  /** The worker's tabs read ahead (lib/browser/warm-library.ts); default: read at question time. */
+  tabs?: TabsAdapter;
 }
 
 export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOptions): RatifyLibrary {
@@ -29,7 +32,7 @@ export function createBrowserLibrary(settings: Settings, opts: BrowserLibraryOpt
     privacy: settings.privacy,
     pipeline: settings.pipeline,
     // PDF tabs are fetched and read with pdf.js (the viewer cannot be scripted).
-    tabs: withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader }),
+    tabs: opts.tabs ?? withPdfTabs(createBrowserTabsAdapter(), { fetch: (input, init) => fetch(input, init), reader }),
     reader,
     cache: createDexiePageCache(db(), { maxAgeMs: pageCacheMaxAgeMs(settings.privacy.retentionDays) }),
     // Dense ranking wherever the endpoint offers embeddings (the settings name the model, or it

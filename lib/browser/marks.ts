@@ -42,3 +42,17 @@ export async function countMarks(tabId: number): Promise<number> {
   });
   return typeof res?.result === 'number' ? res.result : 0;
 }
+
+/** Brings the mark of `sentence` into view with its tooltip (the tab is made the active one
+ * first). False when the tab shows no such mark (reloaded, cleared, never marked). */
+export async function revealMark(tabId: number, sentence: string): Promise<boolean> {
+  const tab = await browser.tabs.update(tabId, { active: true });
+  // A window that cannot be focused (Firefox without the windows API in this context) still scrolls.
+  if (tab?.windowId !== undefined) await browser.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
+  const [res] = await browser.scripting.executeScript({
+    target: { tabId },
+    func: (key: string, s: string) => (globalThis as unknown as Record<string, PageMarksApi | undefined>)[key]?.reveal(s) ?? false,
+    args: [PAGE_MARKS_GLOBAL, sentence],
+  });
+  return res?.result === true;
+}

@@ -101,5 +101,7 @@ export async function capturePage(tabId: number, policy: ReadPolicy, timeoutMs =
     ...(text ? { surrounding: text.slice(0, PAGE_START_CHARS), text: text.slice(0, PAGE_TEXT_CHARS) } : {}),
     ...(selection ? { selection } : {}),
     ...(page?.lang ? { lang: page.lang } : {}),
+    // A PDF is read from its file; the viewer cannot show marks.
+    ...(page?.pdf || isPdfUrl(info.url) ? { pdf: true } : {}),
   };
 }

@@ -15,7 +15,10 @@ let loaded: Promise<PdfJs> | undefined;
 function pdfJs(): Promise<PdfJs> {
   // WXT types getURL by the files of public/; these are copied in by a build hook instead.
   const base = (browser.runtime.getURL as (path: string) => string)(`/${PDFJS_DIR}/`);
-  loaded ??= (import(/* @vite-ignore */ `${base}pdf.min.mjs`) as Promise<PdfJsModule>).then((m) => {
+  // A fixed path, not a computed URL: the module can only be the extension's own copy (an
+  // absolute path resolves against the extension's origin), as a store reviewer can see. (`as
+  // string` only keeps TypeScript from looking for the file among the sources.)
+  loaded ??= (import(/* @vite-ignore */ '/pdfjs/pdf.min.mjs' as string) as Promise<PdfJsModule>).then((m) => {
     m.GlobalWorkerOptions.workerSrc = `${base}pdf.worker.min.mjs`;
     return m;
   });

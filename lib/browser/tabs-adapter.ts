@@ -28,6 +28,7 @@ export function createBrowserTabsAdapter(): TabsAdapter {
           title: t.title ?? '',
           incognito: t.incognito,
           discarded: t.discarded,
+          ...((t as { lastAccessed?: number }).lastAccessed !== undefined ? { lastAccessed: (t as { lastAccessed?: number }).lastAccessed } : {}),
         }));
     },
     async read(tab, { knownHash, signal }) {

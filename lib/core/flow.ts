@@ -56,9 +56,10 @@ export interface LibraryReach {
 }
 
 /** Origins of the run's input text: typed (ask; a rewrite the user edited keeps the origins of
- * the call that wrote it) or selected (verify). */
+ * the call that wrote it) or selected (verify; and a page check: the user chose to check that
+ * page, so its visible article text counts as selected). */
 export function inputOrigins(input: RunInput, mode: RunMode): TextOrigin[] {
-  if (mode === 'verify') return ['selected'];
+  if (mode === 'verify' || mode === 'page') return ['selected'];
   return unionOrigins(['typed'], input.origins);
 }
 
@@ -76,7 +77,8 @@ export function contextOrigins(input: RunInput, mode: RunMode, reach: LibraryRea
   return unionOrigins(
     inputOrigins(input, mode),
     page?.selection ? ['selected'] : [],
-    hasPage ? ['page'] : [],
+    // A page check's page is its input, chosen by the user (selected).
+    hasPage && mode !== 'page' ? ['page'] : [],
     reach.tabs ? ['tab'] : [],
     reach.web ? ['web'] : [],
     ...(input.thread?.turns ?? []).flatMap((t) => {

@@ -8,7 +8,9 @@ import type { Verdict } from './verdicts';
 
 export type { Verdict };
 
-export type RunMode = 'ask' | 'verify';
+/** ask: a question; verify: a selection checked claim by claim; page: the article of the page the
+ * user is on, checked claim by claim ("Check this page"). */
+export type RunMode = 'ask' | 'verify' | 'page';
 
 /** Where a text came from (lib/pipeline/flow.ts): typed by the user, selected by the user, the
  * page the user is on, other open tabs (titles and addresses included), web results. A model's
@@ -66,7 +68,8 @@ export interface SourceScope {
 }
 
 export interface RunInput {
-  /** The user's question (ask mode) or the selected text (verify mode). */
+  /** The user's question (ask mode), the selected text (verify mode) or the page's visible
+   * article text (page mode). */
   text: string;
   page?: PageContext;
   /** "Check with sources anyway": skip the confidence gate and always retrieve. */
@@ -116,6 +119,11 @@ export interface GateDecision {
   aboutPage?: boolean;
   /** What the gate call saw (lib/core/flow.ts gateView): its rewrite carries these origins. */
   origins?: TextOrigin[];
+  /** Page check: how many check-worthy claims the page gave (set once they are all listed; the
+   * run's steps are the claims checked, at most the budget). */
+  found?: number;
+  /** Page check: the page text was longer than the claims were read from (characters read). */
+  readChars?: number;
 }
 
 
@@ -197,6 +205,9 @@ export interface ClaimResult {
   explanation?: string;
   /** Source numbers (1-based) backing the verdict. */
   sources: number[];
+  /** Page check: a hash of the sentence as the page showed it (./sentence-hash.ts), so a later
+   * visit can tell which checked sentences are still there, unchanged. */
+  sentenceHash?: string;
 }
 
 export type ErrorCode =
@@ -204,6 +215,10 @@ export type ErrorCode =
   | 'auth'
   | 'forbidden'
   | 'ollama-origin'
+  /** Nothing answers at an Ollama address: Ollama is not running. */
+  | 'ollama-down'
+  /** The server answers but does not let an extension read its replies (no CORS headers). */
+  | 'no-cors'
   | 'unreachable'
   /** An API endpoint answered with a redirect to another address, which Ratify does not follow. */
   | 'redirected'
@@ -235,6 +250,9 @@ export interface RunError {
   /** Seconds the server asked us to wait (429). */
   retryAfter?: number;
   stage?: string;
+  /** Input over its limit ('too-long'): its length and the limit, in characters. */
+  length?: number;
+  limit?: number;
 }
 
 export interface PartAnswer {
@@ -302,6 +320,9 @@ export type RunEvent =
   | { type: 'passages'; index: number; round: number; passages: Passage[]; sufficient?: boolean }
   | { type: 'revision-delta'; index: number; text: string }
   | { type: 'step-done'; index: number; revised: string; status: StepStatus; citations: string[]; verdict?: Verdict; note?: string; quotes?: Record<string, string>; queriesPending?: true }
+  /** Check this page: a claim's verdict, on validated citations, as soon as it has streamed (its
+   * sentence is marked); its step-done, with the correction and the explanation, follows. */
+  | { type: 'step-verdict'; index: number; verdict: Verdict; citations: string[] }
   /** A changed step's queries for the later steps, written after it was committed. */
   | { type: 'next-queries'; index: number; queries: { index: number; query: string }[] }
   | { type: 'citation-dropped'; index: number; passageId: string; reason: string }

@@ -2,7 +2,10 @@ import { translate } from '../i18n/messages';
 import { dropBareNumbers, escapeBareNumbers } from '../pipeline/citations';
 import type { Run, Source } from '../core/run';
 import { changesText } from '../core/verdicts';
+import { reportMarkdown, reportPlainText } from './report';
 import { sanitizeMarkdown } from './safe-markdown';
+import { defangAddresses } from './plain-links';
+import { promptUrl } from '../core/url';
 
 /** Everything exported passes the panel's sanitizer: links only to the run's sources. */
 const clean = (run: Run, md: string): string => sanitizeMarkdown(md, run.sources.map((s) => s.url));
@@ -20,8 +23,10 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** Markdown: the answer with its [n] markers, then a numbered source list with URLs and quotes. */
+/** Markdown: the answer with its [n] markers, then a numbered source list with URLs and quotes. A
+ * fact-check (a selection or a page) is its report (./report.ts). */
 export function toMarkdown(run: Run): string {
+  if (run.mode !== 'ask' && run.claims) return reportMarkdown(run);
   const parts: string[] = [];
   parts.push(run.mode === 'verify' ? `**Checked:** ${oneLine(run.input.text)}` : `**Q:** ${oneLine(run.input.text)}`);
   parts.push(body(run).trim());
@@ -42,10 +47,13 @@ function sourceMarkdown(s: Source): string {
   return `${s.n}. [${title || s.url}](${s.url})${quotes.length ? ` — ${quotes.map((q) => `“${q}”`).join(' · ')}` : ''}`;
 }
 
-/** Plain text: no Markdown syntax; citation markers kept as [n] with the sources listed below. */
+/** Plain text: the question, then the answer without Markdown syntax; citation markers kept as [n]
+ * with the sources listed below. A fact-check is its report (./report.ts). */
 export function toPlainText(run: Run): string {
-  const text = stripMarkdown(clean(run, body(run).trim()));
-  const lines = [text];
+  // A fact-check is its report; only its sources and the page checked stay followable addresses.
+  if (run.mode !== 'ask' && run.claims) return defangAddresses(reportPlainText(run), [...run.sources.map((s) => s.url), ...(run.input.page?.url ? [run.input.page.url, promptUrl(run.input.page.url)] : [])]);
+  const text = defangAddresses(stripMarkdown(clean(run, body(run).trim())), run.sources.map((s) => s.url));
+  const lines = [`Q: ${oneLine(run.input.text)}`, '', text];
   if (run.sources.length) {
     lines.push('', 'Sources:');
     for (const s of run.sources) lines.push(`[${s.n}] ${s.title || s.url} — ${s.url}`);
@@ -74,8 +82,9 @@ export function threadToMarkdown(runs: Run[]): string {
 }
 
 export function threadToPlainText(runs: Run[]): string {
+  // Each run's text starts with what was asked or checked.
   return runs
     .filter((r) => r.answerFinal && body(r).trim())
-    .map((r) => `${r.mode === 'verify' ? 'Checked' : 'Q'}: ${oneLine(r.input.text)}\n\n${toPlainText(r)}`)
+    .map(toPlainText)
     .join('\n');
 }

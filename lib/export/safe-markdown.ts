@@ -54,6 +54,25 @@ function rawLabel(md: string, n: Nodes): string {
   return a === undefined || b === undefined ? '' : md.slice(a, b);
 }
 
+/** Tags that only format the text inside them ("H<sub>2</sub>O" is one word); any other tag
+ * (a line break, an image, a block) stood between its neighbours. */
+const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var']);
+
+function separates(html: string): boolean {
+  const tag = /^<\/?([a-z][a-z0-9-]*)/i.exec(html.trim())?.[1]?.toLowerCase();
+  return !tag || !INLINE_TAGS.has(tag);
+}
+
+/** What replaces the span `at`, kept apart from the words it stood between ("tracker.js" and
+ * "on" around an image must not become "tracker.jspixelon"). */
+function apart(md: string, at: [number, number], text: string): string {
+  const before = md[at[0] - 1] ?? ' ';
+  const after = md[at[1]] ?? ' ';
+  const gap = (c: string) => /[\p{L}\p{N}]/u.test(c);
+  if (!text) return gap(before) && gap(after) ? ' ' : '';
+  return `${gap(before) && gap(text[0] ?? ' ') ? ' ' : ''}${text}${gap(after) && gap(text[text.length - 1] ?? ' ') ? ' ' : ''}`;
+}
+
 /** `allowed`: the run's validated source URLs (any form; compared by linkKey). */
 export function sanitizeMarkdown(md: string, allowed: Iterable<string> | Set<string>): string {
   const keys = allowed instanceof Set ? allowed : new Set([...allowed].map(linkKey).filter((k): k is string => !!k));
@@ -68,11 +87,11 @@ export function sanitizeMarkdown(md: string, allowed: Iterable<string> | Set<str
     const at = span(md, n);
     if (!at) return undefined;
     if (n.type === 'html' || n.type === 'definition') {
-      edits.push({ at, text: '' });
+      edits.push({ at, text: n.type === 'html' && separates(n.value) ? apart(md, at, '') : '' });
       return SKIP;
     }
     if (n.type === 'image' || n.type === 'imageReference') {
-      edits.push({ at, text: n.alt ? sanitizeMarkdown(n.alt, keys) : '' });
+      edits.push({ at, text: apart(md, at, n.alt ? sanitizeMarkdown(n.alt, keys) : '') });
       return SKIP;
     }
     if (n.type === 'link' || n.type === 'linkReference') {

@@ -8,6 +8,7 @@ import { shrinkPrompt } from './fit';
 import { jsonWithRepair, type PartialSink } from './json-call';
 import { AttemptError, streamOnce } from './stream-once';
 import { apiFetch } from './transport';
+import { explainUnreachable } from './unreachable';
 import { apiFetch as noRedirects } from '../net/api-fetch';
 import { addUsage, emptyUsage, type Usage } from '../core/usage';
 import type { CallUsage, ChatRequest, JsonRequest, JsonSchema, LlmClient } from './types';
@@ -166,19 +167,24 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
     }
   }
 
+  /** A server that could not be reached: said why, when that can be told (./unreachable.ts). */
+  const explained = <T>(p: Promise<T>): Promise<T> => p.catch(async (err: unknown) => Promise.reject(err instanceof LlmError ? new LlmError(await explainUnreachable(err.info, settings, opts.fetch)) : err));
+
   const budgetFor = (req: ChatRequest) => ({ used: 0, deadline: Date.now() + (req.timeoutMs ?? settings.timeoutMs) });
 
   return {
     usage,
     endpoint: capabilityKey(settings.baseURL, settings.model),
-    chat: (req) => call(req, undefined, budgetFor(req)),
+    chat: (req) => explained(call(req, undefined, budgetFor(req))),
     json<T>(req: JsonRequest<T>): Promise<T> {
       const budget = budgetFor(req);
       const schema = { name: req.schemaName, schema: req.schema };
-      return jsonWithRepair(req, async (messages, sink, repair) => {
-        if (repair && budget.used >= MAX_REQUESTS) throw new LlmError({ code: 'bad-output', message: `The model's answer could not be read as ${req.schemaName} JSON, and this call has used its ${MAX_REQUESTS} requests.`, stage: req.stage });
-        return call({ ...req, messages, onDelta: undefined }, schema, budget, sink);
-      });
+      return explained(
+        jsonWithRepair(req, async (messages, sink, repair) => {
+          if (repair && budget.used >= MAX_REQUESTS) throw new LlmError({ code: 'bad-output', message: `The model's answer could not be read as ${req.schemaName} JSON, and this call has used its ${MAX_REQUESTS} requests.`, stage: req.stage });
+          return call({ ...req, messages, onDelta: undefined }, schema, budget, sink);
+        }),
+      );
     },
     async embed(texts, signal) {
       try {
@@ -224,6 +230,6 @@ export async function listModels(settings: LlmSettings, signal?: AbortSignal, fe
     for await (const m of sdk.models.list({ signal })) ids.push(m.id);
     return ids.sort();
   } catch (err) {
-    throw new LlmError(classifyLlmError(err, settings.baseURL, 'models', settings.preset));
+    throw new LlmError(await explainUnreachable(classifyLlmError(err, settings.baseURL, 'models', settings.preset), settings, fetchImpl));
   }
 }

@@ -3,6 +3,9 @@ import type { RunError } from '../core/run';
 import { NotAnApiError } from './transport';
 import { RedirectRefused } from '../net/api-fetch';
 
+/** How a connection that never got an answer is worded (./unreachable.ts tells its causes apart). */
+export const NOT_REACHED = 'Could not reach the model server';
+
 /** Map anything the SDK (or fetch) throws to a RunError with a code the UI can explain. */
 /** `preset` lets a 403 from a server the user set up as Ollama be explained as Ollama's origin check. */
 export function classifyLlmError(err: unknown, baseURL: string, stage?: string, preset?: string): RunError {
@@ -25,9 +28,7 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   if (isConnectionReset(err)) {
     return { code: 'unreachable', message: `The connection to ${hostOf(baseURL)} was cut off mid-answer.`, stage };
   }
-  if (err instanceof OpenAI.APIConnectionError) {
-    return { code: 'unreachable', message: `Could not reach the model server at ${hostOf(baseURL)}.`, stage };
-  }
+  if (err instanceof OpenAI.APIConnectionError) return notReached(baseURL, stage);
   if (err instanceof OpenAI.APIError) {
     const status = err.status;
     const detail = apiMessage(err);
@@ -54,6 +55,11 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   return { code: 'unknown', message: plain(message), stage };
 }
 
+/** No answer at all from the server (refused, unresolvable, or hidden by the browser). */
+export function notReached(baseURL: string, stage?: string): RunError {
+  return { code: 'unreachable', message: `${NOT_REACHED} at ${hostOf(baseURL)}.`, stage };
+}
+
 export function notAnApi(baseURL: string, stage?: string): RunError {
   return { code: 'not-an-api', message: `${hostOf(baseURL)}: this URL answers with a web page, not an OpenAI-compatible API. Check the base URL (it usually ends in /v1).`, stage };
 }
@@ -68,13 +74,14 @@ function isContextLength(err: InstanceType<typeof OpenAI.APIError>, detail: stri
 }
 
 /** A TCP reset mid-stream: undici says "terminated" (cause ECONNRESET / "other side closed"),
- * browsers "network error" / "Failed to fetch" / "Load failed". */
+ * Chrome "network error" while reading a body. (A fetch that got no response at all rejects with
+ * "Failed to fetch", "Load failed" or "NetworkError when attempting to fetch": not reached.) */
 function isConnectionReset(err: unknown): boolean {
   for (let e: unknown = err, i = 0; e && i < 4; e = (e as { cause?: unknown }).cause, i++) {
     const msg = e instanceof Error ? e.message : '';
     const code = (e as { code?: unknown }).code;
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return true;
-    if (e instanceof TypeError && /^(terminated|network error|failed to fetch|load failed|networkerror)/i.test(msg)) return true;
+    if (e instanceof TypeError && /^(terminated|network error)/i.test(msg)) return true;
   }
   return false;
 }
@@ -93,7 +100,7 @@ export function plain(text: string): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
-const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'unreachable', 'redirected', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'context-length', 'not-an-api', 'output-limit', 'unsupported-language', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
+const CODES = new Set<string>(['not-configured', 'auth', 'forbidden', 'ollama-origin', 'ollama-down', 'no-cors', 'unreachable', 'redirected', 'rate-limit', 'timeout', 'server', 'model-not-found', 'bad-output', 'context-length', 'not-an-api', 'output-limit', 'unsupported-language', 'empty-input', 'too-long', 'cancelled', 'interrupted', 'unknown']);
 function isRunErrorCode(c: string): boolean {
   return CODES.has(c);
 }

@@ -10,8 +10,12 @@ export interface TextSegment {
 }
 
 export interface FindOptions {
-  /** False hides an element's text (the page passes checkVisibility). Default: all visible. */
+  /** False hides an element's text (the page passes the tab reader's visibility rules). Default:
+   * all visible. */
   isVisible?: (el: Element) => boolean;
+  /** True when only an element's own text is hidden (same colour as its background, too small):
+   * its direct text is skipped, its children are still read. */
+  isTextHidden?: (el: Element) => boolean;
 }
 
 // Text that is not prose a user could have selected, or that we must never rewrap (form controls,
@@ -66,10 +70,18 @@ export function buildTextIndex(root: Node, opts: FindOptions = {}): TextIndex {
   const parts: string[] = [];
   // Iterative walk: pages can nest deeper than the call stack likes.
   const stack: Node[] = [root];
+  const textHidden = new Map<Element, boolean>();
+  const ownTextHidden = (el: Element | null): boolean => {
+    if (!el || !opts.isTextHidden) return false;
+    let v = textHidden.get(el);
+    if (v === undefined) textHidden.set(el, (v = opts.isTextHidden(el)));
+    return v;
+  };
   while (stack.length) {
     const node = stack.pop() as Node;
     if (node.nodeType === 3) {
       const t = node as Text;
+      if (ownTextHidden(t.parentElement)) continue;
       const data = t.data;
       for (let i = 0; i < data.length; i++) {
         const f = fold(data.charAt(i));

@@ -7,8 +7,10 @@ import type { MarkVerdict, MarksLanguage } from './types';
 
 export interface MarkLabels {
   verdict: Record<MarkVerdict, string>;
-  /** Where the correction and sources are. */
-  details: string;
+  /** What the verdict means for the sentence, and where its details are. */
+  details: Record<MarkVerdict, string>;
+  /** Opens the claim in the side panel. */
+  show: string;
   clear: string;
   close: string;
   dialog: string;
@@ -20,7 +22,13 @@ export interface MarkLabels {
 const LABELS: Record<MarksLanguage, MarkLabels> = {
   en: {
     verdict: VERDICT_LABELS.en,
-    details: 'The correction and sources are in the Ratify side panel.',
+    details: {
+      supported: 'Sources back this sentence. They are in the Ratify side panel.',
+      corrected: 'A detail is wrong. The correction and its sources are in the Ratify side panel.',
+      refuted: 'Sources contradict this sentence. Why, and the sources, are in the Ratify side panel.',
+      unverifiable: 'No source settled this sentence either way.',
+    },
+    show: 'Show in Ratify',
     clear: 'Clear marks',
     close: 'Close',
     dialog: 'Ratify check',
@@ -29,7 +37,13 @@ const LABELS: Record<MarksLanguage, MarkLabels> = {
   },
   'zh-CN': {
     verdict: VERDICT_LABELS['zh-CN'],
-    details: '更正和来源见 Ratify 侧边栏。',
+    details: {
+      supported: '有来源支持这句话。来源见 Ratify 侧边栏。',
+      corrected: '其中有细节错误。更正和来源见 Ratify 侧边栏。',
+      refuted: '来源与这句话矛盾。原因和来源见 Ratify 侧边栏。',
+      unverifiable: '没有来源能证实或否定这句话。',
+    },
+    show: '在 Ratify 中查看',
     clear: '清除标记',
     close: '关闭',
     dialog: 'Ratify 核查',

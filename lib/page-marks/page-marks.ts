@@ -24,6 +24,15 @@ import { marksLabels, marksLanguage, type MarkLabels } from './labels';
 import { createTooltip } from './tooltip';
 import { MARK_CSS } from './styles';
 import { MARK_VERDICTS, type MarkVerdict, type PageMark, type PageMarksApi, type ShowMarksOptions, type ShowMarksResult } from './types';
+import { foldText } from './find-text';
+
+/** What the page script is given by its entrypoint: the tab reader's visibility rules (so nothing
+ * the reader leaves out is ever marked), and where "Show in Ratify" goes. */
+export interface PageMarksEnv {
+  /** Fresh checks for each drawing (styles and layout change). */
+  visibility?: () => { isHidden(el: Element): boolean; isTextHidden(el: Element): boolean };
+  onShow?(runId: string, sentence: string): void;
+}
 
 /** The attribute every mark piece carries, so users' tools (and tests) can find marks. It names no
  * verdict, and the extension never looks marks up by it. */
@@ -52,6 +61,8 @@ interface Split {
 
 interface ShownMark {
   verdict: MarkVerdict;
+  /** The sentence as the worker gave it (what "Show in Ratify" names). */
+  sentence: string;
   /** The mark's pieces in document order; the first is the one that takes focus. */
   els: HTMLElement[];
   /** Each piece's text when it was marked: the verdict holds for this text only. */
@@ -62,24 +73,42 @@ interface ShownMark {
 
 const isTrusted = (e: Event) => e.isTrusted;
 
-export function createPageMarks(doc: Document): PageMarksApi {
+export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMarksApi {
   const win = doc.defaultView;
   let shown: ShownMark[] = [];
+  let runId: string | undefined;
   let splits: Split[] = [];
   let labels: MarkLabels = marksLabels('en');
   const sheets = new Map<string, CSSStyleSheet | null>();
   const owner = new Map<Node, ShownMark>();
   /** Closed roots are handed out only by attachShadow: kept here for drawing the icon. */
   const roots = new WeakMap<Element, ShadowRoot>();
-  const tip = createTooltip<ShownMark>({ doc, labels: () => labels, adoptCss, clear: () => clear(), firstOf: (e) => e.els[0], verdictOf: (e) => e.verdict });
+  const tip = createTooltip<ShownMark>({
+    doc,
+    labels: () => labels,
+    adoptCss,
+    clear: () => clear(),
+    firstOf: (e) => e.els[0],
+    verdictOf: (e) => e.verdict,
+    // The tooltip is placed where it covers no other mark.
+    others: (e) => shown.filter((x) => x !== e).flatMap((x) => x.els.flatMap((el) => [...el.getClientRects()])),
+    // Offered only for marks that name their run (the worker's).
+    ...(env.onShow ? { onShow: (e: ShownMark) => runId && env.onShow?.(runId, e.sentence), canShow: () => runId !== undefined } : {}),
+  });
   const observer = win?.MutationObserver ? new win.MutationObserver((records) => onPageChange(records)) : undefined;
 
   function show(input: PageMark[], options: ShowMarksOptions = {}): ShowMarksResult {
     clear();
     const marks = sanitizeMarks(input);
+    runId = typeof options.runId === 'string' ? options.runId : undefined;
     labels = marksLabels(options.language ?? marksLanguage(win?.navigator.language));
     const root = doc.body ?? doc.documentElement;
-    const found = findSentences(root, marks.map((m) => m.sentence), { isVisible });
+    const hidden = env.visibility?.();
+    const found = findSentences(
+      root,
+      marks.map((m) => m.sentence),
+      { isVisible: (el) => isVisible(el) && !hidden?.isHidden(el), ...(hidden ? { isTextHidden: (el: Element) => hidden.isTextHidden(el) } : {}) },
+    );
 
     // Split from the end of each text node backwards so the offsets of earlier segments in the
     // same node stay valid.
@@ -100,7 +129,7 @@ export function createPageMarks(doc: Document): PageMarksApi {
         missing.push(mark.sentence);
         return;
       }
-      const entry: ShownMark = { verdict: mark.verdict, els: pieces, texts: pieces.map((e) => e.textContent ?? ''), attrs: [] };
+      const entry: ShownMark = { verdict: mark.verdict, sentence: mark.sentence, els: pieces, texts: pieces.map((e) => e.textContent ?? ''), attrs: [] };
       shown.push(entry);
       decorate(entry);
     });
@@ -150,8 +179,8 @@ export function createPageMarks(doc: Document): PageMarksApi {
       }
       owner.set(el, entry);
       observer?.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
-      el.addEventListener('mouseenter', (e) => isTrusted(e) && tip.open(entry, el, e as MouseEvent, false));
-      el.addEventListener('mouseleave', (e) => isTrusted(e) && tip.hideSoon());
+      el.addEventListener('mouseenter', (e) => isTrusted(e) && tip.hover(entry, el, e as MouseEvent));
+      el.addEventListener('mouseleave', (e) => isTrusted(e) && tip.unhover());
     });
     const first = els[0];
     if (!first) return;
@@ -256,9 +285,21 @@ export function createPageMarks(doc: Document): PageMarksApi {
     shadow.append(style);
   }
 
+  /** The mark of a sentence, brought into view with its tooltip (a claim clicked in the panel). */
+  function reveal(sentence: string): boolean {
+    const want = foldText(String(sentence));
+    const entry = shown.find((e) => foldText(e.sentence) === want && e.els.every((el) => el.isConnected));
+    const first = entry?.els[0];
+    if (!entry || !first) return false;
+    first.scrollIntoView({ block: 'center', inline: 'nearest' });
+    tip.open(entry, first, undefined, false);
+    return true;
+  }
+
   return {
     show,
     clear,
+    reveal,
     // Marks the page has since removed (a re-render) are gone for the reader too.
     count: () => shown.filter((e) => e.els.every((el) => el.isConnected)).length,
   };

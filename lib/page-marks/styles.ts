@@ -66,6 +66,9 @@ export const TOOLTIP_CSS = `
 p { margin: 6px 0 0; }
 .explanation { color: #57606a; }
 .actions { display: flex; justify-content: space-between; gap: 8px; margin-top: 10px; }
+.actions .show { background: #0969da; border-color: #0969da; color: #fff; font-weight: 600; }
+.actions .show:hover { background: #0550ae; }
+.actions .show + .clear { margin-left: auto; }
 button { font: inherit; padding: 3px 10px; border-radius: 6px; border: 1px solid #d0d7de; background: #f6f8fa; color: inherit; cursor: pointer; }
 button:hover { background: #eaeef2; }
 button:focus-visible { outline: 2px solid #2563eb; outline-offset: 2px; }
@@ -74,6 +77,8 @@ button:focus-visible { outline: 2px solid #2563eb; outline-offset: 2px; }
   .explanation { color: #9da7b3; }
   button { background: #2d333b; border-color: #444c56; }
   button:hover { background: #373e47; }
+  .actions .show { background: #388bfd; border-color: #388bfd; color: #0d1117; }
+  .actions .show:hover { background: #58a6ff; }
   .supported .head { color: #4ade80; } .corrected .head { color: #fbbf24; } .refuted .head { color: #f87171; } .unverifiable .head { color: #cbd5e1; }
 }
 `;

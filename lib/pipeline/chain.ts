@@ -22,11 +22,12 @@
 import { LlmError } from '../llm/errors';
 import type { ChatMessage } from '../llm/types';
 import type { CitedSpan, AliasMap } from './citations';
-import { isDone, stepsOfPart, type Ctx } from './context';
+import { DONE_STATUSES, isDone, stepsOfPart, type Ctx } from './context';
 import type { DraftFeed } from './draft-feed';
 import { RetrievalCache } from './retrieval-cache';
 import { speculationOff, runSpeculative } from './speculate';
 import { reviseStep } from './step';
+import { fallbackQuery } from './prompts';
 import type { PageContext, StepState, Verdict } from '../core/run';
 
 export interface StepCallArgs {
@@ -65,6 +66,8 @@ export interface StepCallPartial {
   /** Everything the step is committed on, once the model has written it all (before the later
    * steps' queries and the final output). */
   settled?: StepSettled;
+  /** The verdict and the citations it rests on, once both have streamed (before the correction). */
+  verdict?: { verdict: Verdict; citations: CitedSpan[] };
 }
 
 /** A step's reply without the later steps' queries and the final output. */
@@ -136,6 +139,7 @@ export function newChain(ctx: Ctx, c: Omit<Chain, 'cache' | 'pipelined' | 'feed'
  * when the chain has a feed: then steps are revised as they stream. */
 export async function runChain(ctx: Ctx, chain: Chain): Promise<FinalOutput | undefined> {
   if (drafting(chain)) return runSpeculative(ctx, chain, []);
+  resumeQueries(ctx, chain);
   const indices = stepsOfPart(ctx.run(), chain.part).map((s) => s.index);
   const open = indices.filter((i) => !isDone(ctx.run().steps.find((s) => s.index === i) as StepState)).length;
   if (open >= 2 && !speculationOff(ctx)) return runSpeculative(ctx, chain, indices);
@@ -146,4 +150,16 @@ export async function runChain(ctx: Ctx, chain: Chain): Promise<FinalOutput | un
     final = (await reviseStep(ctx, chain, indices, pos)) ?? final;
   }
   return final;
+}
+
+/** Resumed after a step was committed but before it had written the later steps' queries: its
+ * revision stands (asking the model for it again would cost a call), and each later step's query
+ * is made in code from its draft and the revised step, so it still follows the change. */
+function resumeQueries(ctx: Ctx, chain: Chain): void {
+  const steps = stepsOfPart(ctx.run(), chain.part);
+  steps.forEach((s, pos) => {
+    if (!s.queriesPending || !DONE_STATUSES.includes(s.status)) return;
+    const later = steps.slice(pos + 1).filter((l) => !isDone(l));
+    ctx.emit({ type: 'next-queries', index: s.index, queries: later.map((l) => ({ index: l.index, query: fallbackQuery(l.draft, s.revised ?? s.draft) })) });
+  });
 }

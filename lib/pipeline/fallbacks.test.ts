@@ -47,6 +47,21 @@ describe('ask: replies read for what they are', () => {
     expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
   });
 
+  it('a numbered draft sent as one string ("1. … 2. …") is one step per item, without the numbers', async () => {
+    world = await worldWith({ facts }, { draft: () => ({ json: { steps: '1. Marie Curie was born in Krakow in 1870. 2. She married Pierre Curie in 1895.' } }) });
+    const r = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
+    expect(r.run.status).toBe('done');
+    expect(r.run.steps.map((s) => s.draft)).toEqual(['Marie Curie was born in Krakow in 1870.', 'She married Pierre Curie in 1895.']);
+    expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
+    expect(r.run.answer).not.toMatch(/(^|\s)\d\.(\s|$)/);
+  });
+
+  it('a numbered item of several sentences stays one step', async () => {
+    world = await worldWith({ facts }, { draft: () => ({ json: { steps: '1) Marie Curie was born in Krakow. That was in 1870. 2) She married Pierre Curie in 1895.' } }) });
+    const r = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
+    expect(r.run.steps.map((s) => s.draft)).toEqual(['Marie Curie was born in Krakow. That was in 1870.', 'She married Pierre Curie in 1895.']);
+  });
+
   it('a direct answer written as prose is the answer, without a repair round', async () => {
     world = await worldWith({ gate: { confidence: 0.9 } }, { answer: () => ({ content: 'Marie Curie was born in Warsaw in 1867 [2].' }) });
     const r = await runOnce(world, { text: 'Where was Marie Curie born?' }, curieLibrary());
@@ -146,8 +161,8 @@ describe('verify: claims and verdicts', () => {
 
   it('"supported" or "refuted" with no validated citation is "unverifiable", in the panel and in the page mark alike', async () => {
     const claims = [
-      { claim: 'Marie Curie was born in Warsaw.', phrase: 'born 7 November 1867 in Warsaw', verdict: 'supported' as const },
-      { claim: 'Marie Curie was born on Mars.', verdict: 'refuted' as const, corrected: 'She was born in Warsaw.' },
+      { claim: 'Marie Curie was born in Warsaw.', sentence: 'She was born in Warsaw.', phrase: 'born 7 November 1867 in Warsaw', verdict: 'supported' as const },
+      { claim: 'Marie Curie was born on Mars.', sentence: 'She was born on Mars.', verdict: 'refuted' as const, corrected: 'She was born in Warsaw.' },
     ];
     // The second check cites a passage id that was never given and a quote that is not in it.
     world = await worldWith({ claims }, { check: (r) => (json(r).verdict === 'refuted' ? { json: { ...json(r), citations: [{ id: 'P7', quote: '' }, { id: 'P1', quote: 'born on Mars' }] } } : r) });

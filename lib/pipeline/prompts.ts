@@ -45,7 +45,7 @@ const DATA_RULE =
 
 const LANGUAGE_RULE = 'Write every question, step, query and answer in the language of the user\'s text (the same language and script), unless a name is better left as it is.';
 
-function system(...lines: string[]): ChatMessage {
+export function system(...lines: string[]): ChatMessage {
   return { role: 'system', content: ['You are part of Ratify, a fact-checking and research assistant.', ...lines.filter(Boolean), DATA_RULE, LANGUAGE_RULE].join('\n\n') };
 }
 
@@ -64,16 +64,18 @@ function threadBlock(turns: ThreadTurn[] | undefined): string {
   return `\n\nThe conversation so far (oldest first):\n${dataBlock({ kind: 'conversation' }, text, 4000)}`;
 }
 
-function passageBlocks(aliases: AliasMap): string {
+/** `around`: each passage cut to `max` characters around the sentence that best matches this text
+ * (a single claim's check needs the fact and its context, not the whole section). */
+export function passageBlocks(aliases: AliasMap, around?: { focus: string; max: number }): string {
   if (!aliases.size) return '(nothing was found)';
   return [...aliases.entries()]
-    .map(([id, p]) => dataBlock({ id, origin: p.origin === 'tab' ? 'open tab' : 'web', title: p.title, url: p.url, section: p.headingPath.join(' › ') || undefined }, p.text, 2500))
+    .map(([id, p]) => dataBlock({ id, origin: p.origin === 'tab' ? 'open tab' : 'web', title: p.title, url: p.url, section: p.headingPath.join(' › ') || undefined }, around ? excerptAround(p, around.focus, around.max) : p.text, around ? around.max + 2 : 2500))
     .join('\n');
 }
 
 /** The library's catalogue (open tabs: title, site, language; never their text), so queries can
  * be written in the sources' languages and vocabulary. Titles are page data. */
-function catalogueBlock(catalogue: CatalogueEntry[] | undefined): string {
+export function catalogueBlock(catalogue: CatalogueEntry[] | undefined): string {
   if (!catalogue?.length) return '';
   const lines = catalogue.slice(0, 40).map((c) => `- ${c.title || c.url} · ${c.site || c.url}${c.lang ? ` · language: ${c.lang}` : ''}`);
   return `\n\nSources in the library (open tabs; titles, sites and languages only):\n${dataBlock({ kind: 'catalogue' }, lines.join('\n'), 4000)}`;
@@ -213,7 +215,7 @@ function laterQueriesRule(x: ReviseInput): string {
   return x.lean ? NEXT_QUERY : x.rewriteLater ? ALL_LATER_QUERIES : LATER_QUERIES;
 }
 
-function roundRule(finalRound: boolean, what: string): string {
+export function roundRule(finalRound: boolean, what: string): string {
   return finalRound
     ? '"sufficient": true, and "retryQuery": "" (this is the last search round).'
     : `"sufficient": true when the evidence settles this ${what}; if false, "retryQuery" is a different query that would find what is still missing for THIS ${what} (else "").`;

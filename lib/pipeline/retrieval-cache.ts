@@ -17,7 +17,9 @@ export class RetrievalCache {
   ) {}
 
   get(query: string, round: number, seed: Passage[], k: number): Promise<Passage[]> {
-    const key = JSON.stringify([query, round, round > 1 ? seed.map((p) => p.id) : [], k]);
+    // The same query in other words' case or spacing is the same retrieval (claims of one page
+    // often share one).
+    const key = JSON.stringify([query.toLowerCase().replace(/\s+/g, ' ').trim(), round, round > 1 ? seed.map((p) => p.id) : [], k]);
     let p = this.memo.get(key);
     if (!p) {
       p = this.fetch(query, round, seed, k);

@@ -88,6 +88,9 @@ export function applyEvent(run: Run, ev: RunEvent, now = Date.now()): Run {
           queriesPending: ev.queriesPending,
         })),
       };
+    case 'step-verdict':
+      // Not done: a run resumed before its step-done checks the claim again.
+      return { ...r, steps: updateStep(r, ev.index, (s) => ({ ...s, verdict: ev.verdict, citations: ev.citations })) };
     case 'next-queries': {
       let steps = updateStep(r, ev.index, (s) => ({ ...s, queriesPending: undefined }));
       for (const q of ev.queries) steps = updateStep({ ...r, steps }, q.index, (s) => ({ ...s, queries: [...s.queries.filter((x) => x.round !== 1), { round: 1, query: q.query, passages: [] }].sort((x, y) => x.round - y.round) }));

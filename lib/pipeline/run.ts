@@ -13,6 +13,7 @@ import type { CallUsage, LlmClient } from '../llm/types';
 import type { Library } from '../retrieval/types';
 import type { PipelineSettings } from '../settings/schema';
 import { ask } from './ask';
+import { checkPage } from './check-page';
 import { raceAbort, type Ctx } from './context';
 import { inputProblem } from './input';
 import { contextOrigins, unionOrigins } from '../core/flow';
@@ -86,20 +87,23 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
     return state;
   }
   try {
-    if (state.status !== 'running') emit({ type: 'resume' });
+    // A checkpoint continues: after Retry (it had ended) or after a worker restart (still marked
+    // running, its half-streamed draft or claims kept): what was cut off is written again once.
+    if (state.status !== 'running' || state.gate || state.steps.length || state.draftText !== undefined) emit({ type: 'resume' });
     // What every call after the gate may see, from the input and what the library can return
     // (its configuration, not what the tabs contain); a resumed run keeps what it saw before.
     const reach = o.library.reach ?? { tabs: true, web: true };
     emit({ type: 'flow', origins: unionOrigins(state.origins, contextOrigins(state.input, state.mode, reach)) });
-    // Reading open tabs overlaps the gate and the draft; retrieve() waits for it if needed.
+    // Reading open tabs overlaps the gate and the draft, the most promising first; a retrieval
+    // uses what has been read by then.
     o.library
-      .prepare?.(signal)
+      .prepare?.(signal, { text: state.input.text, pageTabId: state.input.page?.tabId })
       .then((sources) => {
         if (sources.length) emit({ type: 'library', sources });
       })
       // A tab that cannot be read is reported per tab by retrieve(); nothing to add here.
       .catch(() => undefined);
-    const flow = state.mode === 'verify' ? verifySelection(ctx, state.input) : ask(ctx);
+    const flow = state.mode === 'verify' ? verifySelection(ctx, state.input) : state.mode === 'page' ? checkPage(ctx, state.input) : ask(ctx);
     flow.catch(() => undefined); // when the race below wins, the flow's own rejection is moot
     await raceAbort(flow, signal);
     ended(undefined);

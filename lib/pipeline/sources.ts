@@ -35,7 +35,7 @@ export class MarkerStream {
 /** The final answer's Markdown with [n] markers and its numbered sources: first the passages the
  * answer cites, in order of first use, then the other passages the steps cite. With `stepsFirst`
  * the steps' citations are numbered first (verify mode: sources follow the claims' order). */
-export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { stepsFirst?: boolean; dropIndex?: number } = {}): { markdown: string; sources: Source[]; list: SourceList } {
+export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { stepsFirst?: boolean; dropIndex?: number; order?: (steps: StepState[]) => StepState[] } = {}): { markdown: string; sources: Source[]; list: SourceList } {
   const run = ctx.run();
   const byId = passagesById(run);
   for (const p of aliases.values()) if (!byId.has(p.id)) byId.set(p.id, p);
@@ -55,7 +55,7 @@ export function buildSources(ctx: Ctx, raw: string, aliases: AliasMap, opts: { s
   const list = new SourceList();
   const numberSteps = () => {
     // Each step's own quote: two steps citing one passage for two facts show both.
-    for (const s of run.steps)
+    for (const s of opts.order ? opts.order(run.steps) : run.steps)
       for (const id of s.citations) {
         const p = byId.get(id);
         if (p) list.number(p, s.quotes?.[id] ?? '', stepFocus(s));

@@ -11,9 +11,29 @@ import { sentenceSpans } from '../retrieval/passages';
 
 // ---- lenient field types ----
 
-/** A list the model sent as one string: its sentences (the retrieval core's segmenter). */
+/** A list the model sent as one string: its numbered items when it is written "1. … 2. …" (an item
+ * of several sentences stays one item), else its sentences (the retrieval core's segmenter). */
 function splitSentences(s: string): string[] {
-  return sentenceSpans(s).map(([a, b]) => s.slice(a, b).replace(/^\s*(?:\d+[.)]|[-*•])\s+/, '').trim()).filter(Boolean);
+  return (
+    numberedItems(s) ??
+    sentenceSpans(s)
+      .map(([a, b]) => s.slice(a, b).replace(/^\s*(?:\d+[.)]|[-*•])\s+/, '').trim())
+      // A lone "1." the segmenter cut off is a marker, not an item.
+      .filter((x) => x && !/^\d+[.)]$/.test(x))
+  );
+}
+
+/** "1. a 2. b" or "1) a 2) b": the items, when the string starts with item 1 and the numbers that
+ * follow count up from it (a "3." inside an item that does not come next is text). */
+function numberedItems(s: string): string[] | undefined {
+  const marker = /(^|\s)(\d{1,2})[.)]\s+/g;
+  const cuts: { at: number; from: number }[] = [];
+  for (const m of s.matchAll(marker)) {
+    if (Number(m[2]) !== cuts.length + 1) continue;
+    cuts.push({ at: m.index + m[1]!.length, from: m.index + m[0].length });
+  }
+  if (cuts.length < 2 || s.slice(0, cuts[0]!.at).trim()) return undefined;
+  return cuts.map((c, i) => s.slice(c.from, cuts[i + 1]?.at ?? s.length).trim()).filter(Boolean);
 }
 
 const text = z.preprocess((v) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v ?? ''), z.string());
@@ -185,7 +205,57 @@ export const checkSettledOf = settledOf(checkSettled, ['verdict', 'corrected', '
 /** The last check also writes the corrected passage. */
 export const checkFinalStage = z.preprocess(withQueryFields, z.object({ ...checkBase, correctedPassage: text }).superRefine(correctionWritten));
 
+/** Check this page: the page's claims, most check-worthy first, each with the query that checks it
+ * (written by a call that saw only the page). The query comes first: its evidence is fetched while
+ * the model still writes the claim. A list sent as one string is read as claims. */
+const pageClaimItem = z.object({ query: text, claim: text, sentence: text, worthiness: confidence });
+export const pageClaimsStage = z.object({
+  claims: z.preprocess((v) => {
+    const list = typeof v === 'string' ? splitSentences(v) : v;
+    if (!Array.isArray(list)) return v;
+    return list.map((c) => (typeof c === 'string' ? { claim: c, sentence: c } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).claim));
+  }, z.array(pageClaimItem)),
+});
+
+/** Check this page, one claim: as `check`, but claims are independent (no queries for later
+ * claims) and the corrected text is built in code. The evidence first, then the verdict it gives,
+ * then the correction: a claim's mark can be drawn as soon as those have streamed; the explanation
+ * follows. A verdict other than "unverifiable" means the evidence settled the claim; only an
+ * unverifiable one asks for another round (`retryQuery`, the open tabs only). */
+const pageCheckBase = { citations, verdict: checkBase.verdict, corrected: text, explanation: text, retryQuery: text };
+const withSufficient = (v: unknown): unknown => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  const verdict = typeof o.verdict === 'string' ? o.verdict.trim().toLowerCase() : '';
+  return { ...o, sufficient: verdict !== 'unverifiable' };
+};
+export const pageCheckStage = z.preprocess(withSufficient, z.object({ ...pageCheckBase, sufficient: z.boolean() }).superRefine(correctionWritten));
+/** A page claim's verdict and the citations before it, once the verdict is whole (the correction
+ * has started); undefined until then. */
+export function pageCheckVerdictOf(partial: unknown): { verdict: (typeof VERDICTS)[number]; citations: z.output<typeof citations> } | undefined {
+  if (!partial || typeof partial !== 'object' || Array.isArray(partial) || !('corrected' in partial)) return undefined;
+  const r = z.object({ verdict: checkBase.verdict, citations }).safeParse(partial);
+  return r.success ? r.data : undefined;
+}
+
+/** What the model is asked to write: without the derived `sufficient`. */
+export const pageCheckSent = z.object(pageCheckBase).superRefine(correctionWritten);
+/** What a claim of a page is committed on: its evidence, its verdict, and its correction when the
+ * verdict changes the text (the explanation comes after). Undefined until the model has written
+ * them and moved on. */
+export function pageCheckSettledOf(partial: unknown): { citations: z.output<typeof citations>; verdict: (typeof VERDICTS)[number]; sufficient: boolean; corrected: string } | undefined {
+  if (!partial || typeof partial !== 'object' || Array.isArray(partial)) return undefined;
+  const o = partial as Record<string, unknown>;
+  const verdict = typeof o.verdict === 'string' ? o.verdict.trim().toLowerCase() : '';
+  const changes = verdict === 'corrected' || verdict === 'refuted';
+  // The field after the last one needed has started: that one is complete.
+  if (!('citations' in o) || !(changes ? 'explanation' in o : 'corrected' in o)) return undefined;
+  const r = z.preprocess(withSufficient, z.object({ citations, verdict: checkBase.verdict, sufficient: z.boolean(), corrected: text }).superRefine(correctionWritten)).safeParse(o);
+  return r.success ? r.data : undefined;
+}
+
 export type GateOut = z.output<typeof gateStage>;
+export type PageClaimsOut = z.output<typeof pageClaimsStage>;
 export type SearchesOut = z.output<typeof searchesStage>;
 export type ClaimsOut = z.output<typeof claimsStage>;
 export type DraftOut = z.output<typeof draftStage>;
@@ -194,7 +264,7 @@ export type CheckOut = z.output<typeof checkFinalStage>;
 
 /** Stable stage names, sent as response_format.json_schema.name (and as the usage stage): the
  * fake LLM server's byStage() and the scripted responders key on these. */
-export type StageName = 'gate' | 'searches' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose';
+export type StageName = 'gate' | 'searches' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose' | 'page-claims' | 'page-check';
 
 /** What LlmClient.json needs for a stage: its name, JSON schema and parser. */
 export interface StageSpec<T> {
@@ -218,12 +288,14 @@ export function proseAnswer(text: string): { answer: string } | undefined {
   return { answer: t };
 }
 
-export function stage<S extends z.ZodType>(name: StageName, schema: S, o: { fromText?: (text: string) => z.output<S> | undefined } = {}): StageSpec<z.output<S>> {
-  let json = specs.get(schema);
+/** `sent`: the schema the model is given, when the parsed value adds fields derived in code. */
+export function stage<S extends z.ZodType>(name: StageName, schema: S, o: { fromText?: (text: string) => z.output<S> | undefined; sent?: z.ZodType } = {}): StageSpec<z.output<S>> {
+  const shape = o.sent ?? schema;
+  let json = specs.get(shape);
   if (!json) {
-    json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    json = z.toJSONSchema(shape, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
     delete json.$schema; // strict structured outputs take the bare schema
-    specs.set(schema, json);
+    specs.set(shape, json);
   }
   return {
     stage: name,

@@ -182,6 +182,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
     if (round > 1) ctx.emit({ type: 'step-started', index }); // clears the previous round's streamed text
     if (markers && ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
     let keptSaid = false;
+    let verdictShown = false;
     let prefetched = 0;
     early = undefined;
     let out: StepCallResult;
@@ -190,6 +191,14 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
         if (p.kept !== undefined && !keptSaid) {
           keptSaid = true;
           hooks.onKept?.(p.kept);
+        }
+        // A verdict the evidence settles, on validated citations, is shown at once.
+        if (p.verdict && !verdictShown && !early && p.verdict.verdict !== 'unverifiable') {
+          const citations = validateCitations(p.verdict.citations, args.passages).valid.map((v) => v.passage.id);
+          if (backedVerdict(p.verdict.verdict, citations.length) === p.verdict.verdict) {
+            verdictShown = true;
+            ctx.emit({ type: 'step-verdict', index, verdict: p.verdict.verdict, citations });
+          }
         }
         const d = revTrack.next(p.revised);
         if (d) ctx.emit({ type: 'revision-delta', index, text: d });
@@ -237,7 +246,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
   }
 
   if (!best) {
-    ctx.emit({ type: 'step-done', index, revised: step.draft, status: 'unchanged', citations: [], note: 'No evidence was found for this step.', ...(chain.verify ? { verdict: 'unverifiable' as const } : {}) });
+    ctx.emit({ type: 'step-done', index, revised: step.draft, status: 'unchanged', citations: [], note: chain.verify ? 'No evidence was found for this claim.' : 'No evidence was found for this step.', ...(chain.verify ? { verdict: 'unverifiable' as const } : {}) });
     return undefined;
   }
   const done = commit(best.out, best.aliases, stop);

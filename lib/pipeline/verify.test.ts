@@ -54,6 +54,23 @@ describe('verify mode', () => {
     expect(lib.requests.map((q) => q.query)).toContain(claims[1]?.claim);
   });
 
+  it('issue 22: when the last claim is not itself corrected, the corrected text still carries every correction, not the model\'s passage as written', async () => {
+    // The demo page's selection: the model's last check (a supported claim) wrote back the
+    // passage with the errors still in it.
+    const text = 'The Eiffel Tower was completed in 1899 and is 300 metres tall. Marie Curie won the Nobel Prize in Physics in 1903.';
+    const eiffel = { claim: 'The Eiffel Tower was completed in 1899 and is 300 metres tall.', phrase: 'completed in March 1889', verdict: 'corrected' as const, corrected: 'The Eiffel Tower was completed in 1889 and is 330 metres tall.' };
+    world = await startWorld({ claims: [eiffel, { ...claims[1]!, sentence: claims[1]!.claim }], correctedPassage: text });
+    const lib = curieLibrary([{ url: 'https://en.wikipedia.org/wiki/Eiffel_Tower', title: 'Eiffel Tower', text: 'The tower was completed in March 1889. It is 330 metres tall.' }]);
+    const r = await runOnce(world, { text, page }, lib, { mode: 'verify' });
+    expect(r.run.status).toBe('done');
+    expect(r.run.claims?.map((c) => c.verdict)).toEqual(['corrected', 'supported']);
+    expect(r.run.corrected).toContain('completed in 1889 and is 330 metres tall');
+    expect(r.run.corrected).not.toMatch(/1899|300 metres/);
+    expect(r.run.answer).not.toMatch(/1899|300 metres/);
+    // No extra call was needed to write it.
+    expect(r.stages).toEqual(['searches', 'claims', 'check', 'check']);
+  });
+
   it('a "corrected" verdict without the correction goes back to the model once; twice, and the run fails naming the stage', async () => {
     const one = [claims[0]!];
     const blank = (times: number) => {

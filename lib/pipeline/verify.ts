@@ -1,13 +1,14 @@
 /** Verify mode: the selection becomes self-contained claims (the gate's rewrite, using the page
  * to resolve "he", "the company", "last year"), and each claim is one causal step of the chain:
  * its query comes from the claims checked before it, its check cites evidence and gives a
- * verdict, and the last check also writes the corrected passage. Calls: 1 + n for n claims with
- * one round each. The page the selection came from is never evidence for itself. */
+ * verdict, and the last check also writes a corrected passage, which stands only if it holds every
+ * correction (else the corrected text is built in code from the verdicts). Calls: 1 + n for n
+ * claims with one round each. The page the selection came from is never evidence for itself. */
 import { DeltaTracker } from '../llm/partial-json';
 import { backedVerdict, changesText, isVerdict } from '../core/verdicts';
-import { stripMarkers, type AliasMap } from './citations';
-import { isBadOutput, newChain, runChain, type StepCaller, type StepSettled } from './chain';
-import { compose } from './compose';
+import { stripMarkers, type SourceList } from './citations';
+import { isBadOutput, newChain, runChain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
+import { acceptsPassage, buildCorrectedText } from './corrected-text';
 import { stepsOfPart, type Ctx } from './context';
 import { gateView } from '../core/flow';
 import { gateSelection, planSearches } from './gate';
@@ -16,9 +17,9 @@ import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
 import { UNBACKED_NOTE } from './step';
-import { buildSources, citedEvidence } from './sources';
+import { buildSources } from './sources';
 import { checkFinalStage, checkSettledOf, checkStage, stage, type StageSpec } from './stages';
-import type { ClaimResult, RunInput, Verdict } from '../core/run';
+import type { ClaimResult, RunInput, StepState, Verdict } from '../core/run';
 
 function settledClaim(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
   const kept = !changesText(o.verdict);
@@ -135,29 +136,16 @@ export async function verifySelection(ctx: Ctx, input: RunInput): Promise<void> 
   const chain = newChain(ctx, { question: selection, caller: checkCaller(ctx, selection, catalogue), streamFinal: true, verify: true, origin: input.page });
   const final = await runChain(ctx, chain);
   await planned; // its failure is the run's, even when no check needed the web
-  if (final) return emitResult(ctx, final.raw, final.aliases, final.index);
-
-  // The last check did not write the corrected passage. Nothing to correct: the passage stands;
-  // otherwise one compose call writes it.
-  const fixes = stepsOfPart(ctx.run(), undefined).filter((s) => changesText(s.verdict));
-  if (!fixes.length) return emitResult(ctx, selection, new Map());
-  if (ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
-  const c = await compose(
-    ctx,
-    selection,
-    fixes.map((s) => ({ heading: s.draft, body: `${s.verdict}: ${s.revised ?? s.draft}`, citations: s.citations })),
-    citedEvidence(ctx, fixes),
-    { verifySelection: selection, stream: true },
-  );
-  emitResult(ctx, c.raw, c.aliases);
+  // The corrected text is built in code from the verdicts; the passage the last check wrote
+  // stands only if it holds every correction (./corrected-text.ts).
+  emitResult(ctx, selection, final);
 }
 
-function emitResult(ctx: Ctx, raw: string, aliases: AliasMap, index = -1): void {
-  const { markdown, sources, list } = buildSources(ctx, raw, aliases, { stepsFirst: true, dropIndex: index });
-  const claims: ClaimResult[] = stepsOfPart(ctx.run(), undefined).map((s) => {
+/** The claims as the panel, the marks and the exports show them: a verdict that rests on no
+ * listed source is "unverifiable", whatever the step recorded. */
+export function claimResults(ctx: Ctx, list: SourceList, order: (steps: StepState[]) => StepState[] = (s) => s): ClaimResult[] {
+  return order(stepsOfPart(ctx.run(), undefined)).map((s) => {
     const sources = s.citations.map((id) => list.get(id)?.n).filter((n): n is number => n !== undefined);
-    // What the panel, the page mark and its tooltip show: a verdict that rests on no listed
-    // source is "unverifiable", whatever the step recorded.
     const verdict = backedVerdict(s.verdict ?? 'unverifiable', sources.length);
     const unbacked = verdict !== (s.verdict ?? 'unverifiable');
     return {
@@ -169,7 +157,22 @@ function emitResult(ctx: Ctx, raw: string, aliases: AliasMap, index = -1): void 
       sources,
     };
   });
-  // Claims first: a checkpoint taken at the answer already holds the verdicts.
-  ctx.emit({ type: 'claims', claims, corrected: stripMarkers(raw) });
-  ctx.emit({ type: 'answer', markdown, sources });
+}
+
+function emitResult(ctx: Ctx, original: string, final: FinalOutput | undefined): void {
+  // Steps first: the claims' sources are numbered the same whatever the passage cites.
+  const numbered = buildSources(ctx, '', new Map(), { stepsFirst: true });
+  const claims = claimResults(ctx, numbered.list);
+  const model = final ? stripMarkers(final.raw) : undefined;
+  if (final && model && acceptsPassage(model, original, claims)) {
+    const { markdown, sources } = buildSources(ctx, final.raw, final.aliases, { stepsFirst: true, dropIndex: final.index });
+    // Claims first: a checkpoint taken at the answer already holds the verdicts.
+    ctx.emit({ type: 'claims', claims, corrected: model });
+    ctx.emit({ type: 'answer', markdown, sources });
+    return;
+  }
+  const built = buildCorrectedText(original, claims);
+  if (ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
+  ctx.emit({ type: 'claims', claims, corrected: built.text });
+  ctx.emit({ type: 'answer', markdown: built.markdown, sources: numbered.sources });
 }

@@ -5,6 +5,7 @@
 import { Readability } from '@mozilla/readability';
 import type { Heading, ReadablePage } from './page';
 import { hashText } from '../core/text';
+import { READER_RULES } from './reader-rules';
 
 const SKIP = new Set([
   'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'INPUT', 'TEXTAREA', 'SELECT', 'OPTION', 'BUTTON',
@@ -21,7 +22,7 @@ const CHROME = new Set(['NAV', 'FOOTER', 'ASIDE']);
 
 /** Hash of what a tab shows, cheap enough to compute on every read (no layout, no extraction). */
 export function contentHash(doc: Document): string {
-  return hashText(`${doc.title}\n${doc.body?.textContent ?? ''}`);
+  return hashText(`${READER_RULES}\n${doc.title}\n${doc.body?.textContent ?? ''}`);
 }
 
 function hidden(el: Element): boolean {

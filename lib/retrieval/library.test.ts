@@ -130,11 +130,37 @@ describe('the library', () => {
     expect(f.passages).toHaveLength(2);
   });
 
+  it('a page open as a tab and found on the web is evidence from the tab, whichever was read first', async () => {
+    // The fixture site's Eiffel Tower article is both an open tab and what the web search finds.
+    const url = site.url('/articles/eiffel-tower.html');
+    const tab = tabPage(1, url, 'Eiffel Tower – my tab', 'The tower was completed in March 1889 and is 330 metres tall.');
+    for (const webFirst of [false, true]) {
+      const l = lib([tab]);
+      if (webFirst) await l.searchWeb?.([typedQuery('Eiffel Tower')]);
+      await l.prepare();
+      if (!webFirst) await l.searchWeb?.([typedQuery('Eiffel Tower')]);
+      const r = await l.retrieve({ query: 'Eiffel Tower completed 330 metres', k: 4 });
+      expect(r.passages[0], webFirst ? 'web first' : 'tab first').toMatchObject({ origin: 'tab', tabId: 1, url });
+    }
+  });
+
   it('drops near-duplicates across tabs and search', async () => {
     const text = 'The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris. It is named after the engineer Gustave Eiffel, whose company designed and built the tower.';
     const l = lib([tabPage(1, 'https://a.example/', 'Eiffel', text), tabPage(2, 'https://b.example/', 'Eiffel copy', text)], { providers: [] });
     const r = await l.retrieve({ query: 'Eiffel Tower engineer', web: typedQuery('Eiffel Tower engineer'), k: 4 });
     expect(r.passages).toHaveLength(1);
+  });
+
+  it('keeps the tab’s copy of a page that the web also finds at the same address, whichever is read first', async () => {
+    // The tab is read (here: before the search) and the search then fetches the same article
+    // from the same address: one copy per address, and it is the tab's.
+    const url = site.url('/articles/marie-curie.html');
+    const tab = tabPage(1, url, 'Marie Curie', 'Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie and Henri Becquerel.');
+    const l = lib([tab]);
+    await l.prepare();
+    const r = await l.retrieve({ query: 'Marie Curie Nobel Prize Physics 1903', web: typedQuery('Marie Curie Nobel Prize Physics 1903'), k: 4 });
+    expect(r.sources.some((s) => s.origin === 'web' && s.url === url && s.status === 'read')).toBe(true);
+    expect(r.passages.filter((p) => p.url === url).map((p) => p.origin)).toEqual(['tab']);
   });
 
   it('does not read an unchanged tab twice across runs (IndexedDB cache)', async () => {

@@ -8,20 +8,24 @@ import { spreadPages } from './diversify';
 import { DenseIndex, passageEmbedText, type EmbedFn, type EmbeddingStore } from './dense';
 import type { PageReader, ReadablePage } from './page';
 import { chunkPage } from './passages';
-import { catalogueEntry, queryAlternatives } from './queries';
+import { queryAlternatives } from './queries';
 import { chunkPdf } from './pdf';
 import { analyzeDoc, fuseByRank, PassageIndex, type AnalyzedDoc, type RankWeights } from './rank';
 import { fuseByScore, type Scored } from './fusion';
 import { providersFromSettings, type SearchProvider } from './search';
-import { readTabs, withTimeout, type TabInfo, type TabsAdapter } from './tabs';
+import { withTimeout, type TabsAdapter } from './tabs';
 import { documentKey } from '../core/url';
-import type { CatalogueEntry, Origin, Passage, ProviderError, SourceStatus } from '../core/passage';
+import type { Origin, Passage, ProviderError, SourceStatus } from '../core/passage';
 import type { Library, RetrieveRequest, RetrieveResult } from './types';
+import { TabReading, type ReadHint } from './tab-reading';
 import type { SourceScope } from '../core/run';
 import { readPolicy } from './read-policy';
 import { WebSearch } from './web-search';
 
 export type { EmbedFn } from './dense';
+
+/** How long a retrieval waits for tabs still being read before it ranks what has been read. */
+const TAB_WAIT_MS = 1500;
 
 /** Dense ranking over the whole library up to this many passages; beyond, over the lexical
  * candidates of each query only. */
@@ -70,6 +74,8 @@ export interface LibraryOptions {
   allowFiles?: boolean;
   tabTimeoutMs?: number;
   tabConcurrency?: number;
+  /** How long a retrieval waits for tabs still being read (default TAB_WAIT_MS). */
+  tabWaitMs?: number;
   /** A fetched result page is reused from the cache for this long (default one day). */
   webCacheTtlMs?: number;
   weights?: Partial<RankWeights>;
@@ -82,7 +88,7 @@ export interface LibraryOptions {
 }
 
 export interface RatifyLibrary extends Library {
-  prepare(signal?: AbortSignal): Promise<SourceStatus[]>;
+  prepare(signal?: AbortSignal, hint?: ReadHint): Promise<SourceStatus[]>;
   /** Passages indexed so far (tabs and fetched pages). */
   readonly size: number;
 }
@@ -125,7 +131,6 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
   const policy = readPolicy({ privacy: opts.privacy, allowFiles: opts.allowFiles, extensionOrigin: opts.tabs?.extensionOrigin, hostAccess: opts.hostAccess, scope: opts.scope, checked: opts.checked });
   const dense = opts.embed ? new DenseIndex({ embed: opts.embed, model: opts.embeddingModel ?? 'embeddings', store: opts.embeddingStore }) : undefined;
   let denseNoted = false;
-  const catalogue: CatalogueEntry[] = [];
   let prepared: Promise<SourceStatus[]> | undefined;
   let preparedByCaller = false;
   let tabStatusesReported = false;
@@ -143,33 +148,40 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     now,
     cacheTtlMs: opts.webCacheTtlMs ?? 86_400_000,
     hostAccess: opts.hostAccess,
-    onPage: (page, status) => index.add(analysisFor(page, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights)),
+    // The index holds one copy per address: a page also open in a tab keeps the tab's copy,
+    // whichever was read first.
+    onPage: (page, status) => {
+      if (!tabDocs.has(documentKey(page.url))) index.add(analysisFor(page, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights));
+    },
   });
 
-  async function readOpenTabs(signal?: AbortSignal): Promise<SourceStatus[]> {
-    const adapter = opts.tabs;
-    if (!adapter) return [];
-    let tabs: TabInfo[];
-    try {
-      tabs = (await adapter.list(policy.listScope)).filter(policy.chosen);
-    } catch (e) {
-      return [{ url: '', title: 'Open tabs', origin: 'tab', status: 'failed', reason: `could not list tabs: ${errorText(e)}` }];
-    }
-    const r = await readTabs(tabs, adapter, policy.rules, { cache: opts.cache, signal, now, timeoutMs: opts.tabTimeoutMs, concurrency: opts.tabConcurrency });
-    for (const { tab, page } of r.pages) {
-      tabDocs.add(documentKey(page.url));
-      index.add(analysisFor(page, chars, 'tab', { tabId: tab.id, overlap: opts.passageOverlap }, index.weights));
-      catalogue.push(catalogueEntry({ url: tab.url || page.url, title: page.title || tab.title, lang: page.lang }, 'tab'));
-    }
+  const reading = opts.tabs
+    ? new TabReading({
+        adapter: opts.tabs,
+        policy,
+        cache: opts.cache,
+        now,
+        timeoutMs: opts.tabTimeoutMs,
+        concurrency: opts.tabConcurrency,
+        onPage: ({ tab, page }) => {
+          tabDocs.add(documentKey(page.url));
+          index.add(analysisFor(page, chars, 'tab', { tabId: tab.id, overlap: opts.passageOverlap }, index.weights));
+        },
+      })
+    : undefined;
+
+  async function readOpenTabs(signal?: AbortSignal, hint?: ReadHint): Promise<SourceStatus[]> {
+    if (!reading) return [];
+    const statuses = await reading.start(signal, hint);
     // The tabs' passages are embedded while the model drafts (errors surface at retrieval).
     if (dense && index.size <= MAX_DENSE_PASSAGES) void dense.ensure(index.allPassages().map(passageEmbedText), signal).catch(() => undefined);
-    return r.statuses;
+    return statuses;
   }
 
-  function prepare(signal?: AbortSignal, internal = false): Promise<SourceStatus[]> {
+  function prepare(signal?: AbortSignal, internal = false, hint?: ReadHint): Promise<SourceStatus[]> {
     if (!internal) preparedByCaller = true;
     // A failed or cancelled read can be retried by the next call.
-    prepared ??= readOpenTabs(signal).catch((e) => {
+    prepared ??= readOpenTabs(signal, hint).catch((e) => {
       prepared = undefined;
       throw e;
     });
@@ -201,12 +213,10 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     },
     // By configuration, never by what the tabs hold (lib/core/flow.ts).
     reach: { tabs: !!opts.tabs && opts.hostAccess !== false && !(opts.scope && (opts.scope.tabs === 'page' || opts.scope.tabs === 'chosen') && !opts.scope.tabIds?.length), web: web.enabled },
-    prepare: (signal?: AbortSignal) => prepare(signal),
+    prepare: (signal?: AbortSignal, hint?: ReadHint) => prepare(signal, false, hint),
     searchWeb: (queries, signal) => web.search(queries, signal),
-    async catalogue(signal?: AbortSignal): Promise<CatalogueEntry[]> {
-      if (opts.tabs) await prepare(signal, true).catch(() => []); // a failed read is reported by retrieve
-      return [...catalogue];
-    },
+    // From the tab list, at once: the draft never waits for the tabs to be read.
+    catalogue: async () => (reading ? reading.catalogue().catch(() => []) : []),
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       const sources: SourceStatus[] = [];
       const errors: ProviderError[] = [];
@@ -216,13 +226,17 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
       // (network-safe by construction); searches in flight (the run's plan) are waited for.
       const alts = queryAlternatives(req.query);
       if (!alts.length) alts.push(req.query);
-      const [tabStatuses, found] = await Promise.all([
-        opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]),
-        req.web ? web.search([req.web], req.signal) : Promise.resolve({ sources: [], errors: [] }),
-      ]);
+      // Tabs: what has been read by now, after waiting a moment for the rest (reading started with
+      // the run; the trace says how many were not read yet).
+      const tabsRead = opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]);
+      const [found] = await Promise.all([req.web ? web.search([req.web], req.signal) : Promise.resolve({ sources: [], errors: [] }), reading?.settle(opts.tabWaitMs ?? TAB_WAIT_MS)]);
       await web.settled();
-      if (!preparedByCaller && !tabStatusesReported) sources.push(...tabStatuses);
-      tabStatusesReported = true;
+      const unread = reading?.unread ?? 0;
+      if (unread) errors.push({ provider: 'tabs', message: `${unread} open tab${unread > 1 ? 's were' : ' was'} not read yet when this search ran; ${unread > 1 ? 'they are' : 'it is'} used by the later ones` });
+      else if (!preparedByCaller && !tabStatusesReported && opts.tabs) {
+        sources.push(...(await tabsRead));
+        tabStatusesReported = true;
+      }
       sources.push(...found.sources);
       errors.push(...found.errors);
       if (req.signal?.aborted) throw req.signal.reason instanceof Error ? req.signal.reason : new Error('aborted');

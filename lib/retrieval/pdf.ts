@@ -6,6 +6,8 @@
 import type { Heading, PdfLayout, ReadablePage } from './page';
 import { chunkPage, type ChunkOptions } from './passages';
 import { passageId } from './passages';
+import { keepVisibleText } from './pdf-text-filter';
+import { judgeGlyphs, type FontFacts, type PageDrawing } from './pdf-visibility';
 import { hashText } from '../core/text';
 import type { Passage } from '../core/passage';
 
@@ -23,12 +25,25 @@ export interface PdfJs {
     verbosity?: number;
     stopAtErrors?: boolean;
   }): { promise: Promise<PdfDocument>; destroy(): Promise<void> };
+  /** Operator codes of the operator list. */
+  OPS: Record<string, number>;
+}
+
+interface PdfPage {
+  getTextContent(): Promise<{ items: unknown[] }>;
+  getOperatorList(): Promise<PageDrawing['ops']>;
+  /** The page's crop box. */
+  view: number[];
+  /** Fonts (and other shared objects) by the name the operator list uses. */
+  commonObjs: { get(name: string): unknown };
+  cleanup(): unknown;
 }
 
 interface PdfDocument {
   numPages: number;
-  getPage(n: number): Promise<{ getTextContent(): Promise<{ items: unknown[] }>; cleanup(): unknown }>;
+  getPage(n: number): Promise<PdfPage>;
   getMetadata(): Promise<{ info: unknown }>;
+  getOptionalContentConfig(): Promise<{ isVisible(group: unknown): boolean }>;
 }
 
 interface TextItem {
@@ -103,6 +118,45 @@ export function pageText(items: unknown[]): { text: string; headings: Heading[] 
   return { text: paras.map((p) => p.text).join('\n'), headings };
 }
 
+const fontFacts = (page: PdfPage, name: string): FontFacts | undefined => {
+  try {
+    return page.commonObjs.get(name) as FontFacts;
+  } catch {
+    return undefined; // not loaded: judged with default metrics
+  }
+};
+
+interface LoadedPage {
+  page: PdfPage;
+  content: { items: unknown[] };
+  ops: PageDrawing['ops'];
+}
+
+/** A page with its text content and its operator list (both parsed by pdf.js's worker). */
+async function loadPage(doc: PdfDocument, n: number): Promise<LoadedPage> {
+  const page = await doc.getPage(n);
+  const [content, ops] = await Promise.all([page.getTextContent(), page.getOperatorList()]);
+  return { page, content, ops };
+}
+
+/** A page's text items without what a reader of the page cannot see (lib/retrieval/pdf-visibility.ts). */
+function visibleItems(pdfjs: PdfJs, { page, content, ops }: LoadedPage, layers: { isVisible(group: unknown): boolean } | undefined): unknown[] {
+  const marks = judgeGlyphs({
+    ops,
+    view: page.view,
+    OPS: pdfjs.OPS,
+    font: (name) => fontFacts(page, name),
+    layerVisible: (group) => {
+      try {
+        return layers ? layers.isVisible(group) : true;
+      } catch {
+        return true;
+      }
+    },
+  });
+  return keepVisibleText(content.items, marks).items;
+}
+
 function fileName(url: string): string {
   try {
     const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
@@ -128,6 +182,8 @@ export async function readPdf(pdfjs: PdfJs, bytes: Uint8Array, url: string, opts
       throw new Error(`not a readable PDF (${e instanceof Error ? e.message : String(e)})`, { cause: e });
     }
     const meta = await doc.getMetadata().catch(() => ({ info: {} })); // metadata is optional
+    // Layers the document turns off are not shown; without the configuration, all show.
+    const layers = await doc.getOptionalContentConfig().catch(() => undefined);
     const info = (meta.info ?? {}) as Record<string, unknown>;
     const parts: string[] = [];
     const headings: Heading[] = [];
@@ -135,9 +191,9 @@ export async function readPdf(pdfjs: PdfJs, bytes: Uint8Array, url: string, opts
     let length = 0;
     for (let n = 1; n <= doc.numPages; n++) {
       if (opts.signal?.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('cancelled');
-      const page = await doc.getPage(n);
-      const t = pageText((await page.getTextContent()).items);
-      page.cleanup();
+      const loaded = await loadPage(doc, n);
+      const t = pageText(visibleItems(pdfjs, loaded, layers));
+      loaded.page.cleanup();
       const start = length + (parts.length ? 1 : 0);
       let text = t.text;
       const room = maxChars - start;

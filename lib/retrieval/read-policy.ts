@@ -16,6 +16,8 @@ export interface TabInfo {
   incognito?: boolean;
   /** Unloaded to save memory: reading it would reload it, so it is left alone. */
   discarded?: boolean;
+  /** When the user last looked at it (ms since the epoch), where the browser says. */
+  lastAccessed?: number;
 }
 
 export interface TabRules {

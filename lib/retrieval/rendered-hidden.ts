@@ -4,8 +4,9 @@
  *
  * Two questions per element, asked top-down (a hidden element's subtree is not visited):
  * - `isHidden`: the whole subtree is invisible (display/visibility, effective opacity through
- *   ancestors, clipping, zero-size boxes, transforms, boxes off the page, aria-hidden, covered by
- *   an opaque element);
+ *   ancestors, clipping, zero-size boxes, transforms, boxes off the page — far left or above it,
+ *   far beyond the reach of the rest of the page, or fixed outside the viewport — aria-hidden,
+ *   covered by an opaque element);
  * - `isTextHidden`: only the element's own text is (same colour as the background behind it, a
  *   font under 4 px, pushed away by text-indent); its children may still show, so only its direct
  *   text is dropped. */
@@ -118,11 +119,58 @@ export function createRenderedHiddenChecks(win: Window): HiddenChecks {
     return false;
   }
 
-  function offPage(r: DOMRect): boolean {
+  /** Whether a position: fixed element is placed against the viewport (no ancestor makes itself
+   * the containing block of fixed descendants): then it never scrolls into view. */
+  function fixedToViewport(el: Element): boolean {
+    for (let a = el.parentElement; a && a !== doc.documentElement; a = a.parentElement) {
+      const s = style(a);
+      if (s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' || (s.backdropFilter && s.backdropFilter !== 'none')) return false;
+      if (/paint|layout|strict|content/.test(s.contain) || /transform|perspective|filter/.test(s.willChange) || (s.containerType && s.containerType !== 'normal')) return false;
+    }
+    return true;
+  }
+
+  /** How far right and down a reader can scroll to content, measured so that no element stretches
+   * it by itself: the boxes of all elements, in document order of their start, extend the reach
+   * only when they start within FAR_PX of it (the viewport at first). An element pushed far away
+   * widens the document's scroll area, but not this. Measured once, and only for a page that has
+   * an element beyond its root box (most pages have none). */
+  let reach: { right: number; bottom: number } | undefined;
+  function reachable(): { right: number; bottom: number } {
+    if (reach) return reach;
+    const xs: [number, number][] = [];
+    const ys: [number, number][] = [];
+    for (const el of doc.querySelectorAll('body, body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 0 && r.height <= 0) continue;
+      xs.push([r.left + win.scrollX, r.right + win.scrollX]);
+      ys.push([r.top + win.scrollY, r.bottom + win.scrollY]);
+    }
+    const sweep = (spans: [number, number][], end: number) => {
+      spans.sort((a, b) => a[0] - b[0]);
+      for (const [from, to] of spans) {
+        if (from > end + FAR_PX) break;
+        if (to > end) end = to;
+      }
+      return end;
+    };
+    reach = { right: sweep(xs, win.innerWidth), bottom: sweep(ys, win.innerHeight) };
+    return reach;
+  }
+
+  function offPage(el: Element, s: CSSStyleDeclaration, r: DOMRect): boolean {
+    if (s.position === 'fixed' && fixedToViewport(el)) {
+      // Fixed to the viewport: what is not in it now never is.
+      return r.right <= 0 || r.bottom <= 0 || r.left >= win.innerWidth || r.top >= win.innerHeight;
+    }
     const left = r.left + win.scrollX;
     const top = r.top + win.scrollY;
-    const width = Math.max(doc.documentElement.scrollWidth, win.innerWidth);
-    return left + r.width < -FAR_PX / 4 || top + r.height < -FAR_PX / 4 || left > width + FAR_PX;
+    if (left + r.width < -FAR_PX / 4 || top + r.height < -FAR_PX / 4) return true;
+    // Far right or far below: measured against the reach of the rest of the page, which the
+    // element cannot stretch (its own box widens the scroll width, so that cannot be the measure).
+    const root = doc.documentElement.getBoundingClientRect();
+    if (left > Math.max(win.innerWidth, root.right + win.scrollX) + FAR_PX && left > reachable().right + FAR_PX) return true;
+    return top > Math.max(win.innerHeight, root.bottom + win.scrollY) + FAR_PX && top > reachable().bottom + FAR_PX;
   }
 
   /** Another element, not an ancestor or descendant, painted over the centre of this one with an
@@ -157,7 +205,7 @@ export function createRenderedHiddenChecks(win: Window): HiddenChecks {
       if (clippedAway(s, r)) return true;
       // Scaled to nothing, or a box of no size that does not let its text overflow.
       if ((r.width <= 1 || r.height <= 1) && (s.transform !== 'none' || s.overflow !== 'visible' || s.overflowX !== 'visible' || s.overflowY !== 'visible')) return true;
-      if (offPage(r)) return true;
+      if (offPage(el, s, r)) return true;
       return hasOwnText(el) && covered(el, r);
     },
     isTextHidden(el) {

@@ -106,8 +106,8 @@ function normColor(v: string | undefined): string | undefined {
   return named[s] ?? s;
 }
 
-/** The whole element is invisible by these declarations. */
-export function hidesElement(d: Decls): boolean {
+/** The whole element is invisible by these declarations, on this screen. */
+export function hidesElement(d: Decls, screen: Screen = SCREENS[0] as Screen): boolean {
   if (d.get('display') === 'none') return true;
   const vis = d.get('visibility');
   if (vis === 'hidden' || vis === 'collapse') return true;
@@ -120,9 +120,17 @@ export function hidesElement(d: Decls): boolean {
   const transform = d.get('transform') ?? '';
   if (/scale[xy]?\(\s*0(\.0*)?\s*[,)]/.test(transform)) return true;
   for (const m of transform.matchAll(/translate[xy3d]*\(([^)]*)\)/g)) if ((m[1] ?? '').split(',').some((v) => Math.abs(px(v)) >= FAR)) return true;
-  const positioned = d.get('position') === 'absolute' || d.get('position') === 'fixed';
-  if (positioned && ['left', 'top', 'right', 'margin-left', 'margin-top'].some((k) => px(d.get(k)) <= -FAR)) return true;
+  const position = d.get('position');
+  const positioned = position === 'absolute' || position === 'fixed';
+  if ((positioned || position === 'relative') && ['left', 'top', 'right', 'margin-left', 'margin-top'].some((k) => px(d.get(k)) <= -FAR)) return true;
   if (['margin-left', 'margin-top'].some((k) => px(d.get(k)) <= -FAR)) return true;
+  // Pushed right beyond the screen: the element's own box stretches the page's scroll width, so
+  // the page looks wide enough to hold it; nobody scrolls that far into blank space.
+  const farRight = screen.width + FAR;
+  if ((positioned || position === 'relative') && px(d.get('left')) >= farRight) return true;
+  if (px(d.get('margin-left')) >= farRight) return true;
+  // Fixed to the viewport, which never scrolls: placed beyond the screen, it is never seen.
+  if (position === 'fixed' && (px(d.get('top')) >= screen.height || px(d.get('left')) >= screen.width || px(d.get('bottom')) <= -FAR)) return true;
   const clip = d.get('clip');
   if (clip && /^rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)$|^rect\(\s*1px[\s,]+1px[\s,]+1px[\s,]+1px\s*\)$/.test(clip)) return true;
   const clipPath = d.get('clip-path') ?? '';
@@ -209,7 +217,7 @@ export function createStaticHiddenChecks(doc: Document): StaticHiddenChecks {
     }
     return els;
   };
-  const per = SCREENS.map((screen) => checksFor(parseRules(css, screen).filter(judged), query));
+  const per = SCREENS.map((screen) => checksFor(parseRules(css, screen).filter(judged), query, screen));
   return {
     isHidden: (el) => per.every((c) => c.isHidden(el)),
     isTextHidden: (el) => per.every((c) => c.isTextHidden(el)),
@@ -218,7 +226,7 @@ export function createStaticHiddenChecks(doc: Document): StaticHiddenChecks {
 
 /** The properties the checks read; rules declaring none of them are skipped. */
 const JUDGED = new Set([
-  'display', 'visibility', 'content-visibility', 'opacity', 'filter', 'transform', 'position', 'left', 'top', 'right', 'margin-left', 'margin-top',
+  'display', 'visibility', 'content-visibility', 'opacity', 'filter', 'transform', 'position', 'left', 'top', 'right', 'bottom', 'margin-left', 'margin-top',
   'clip', 'clip-path', 'overflow', 'overflow-x', 'overflow-y', 'width', 'height', 'max-width', 'max-height', 'font-size', 'text-indent', 'color',
   'background', 'background-color',
 ]);
@@ -228,7 +236,7 @@ function judged(rule: Rule): boolean {
   return rule.decls.size > 0;
 }
 
-function checksFor(rules: Rule[], query: (sel: string) => Element[]): StaticHiddenChecks {
+function checksFor(rules: Rule[], query: (sel: string) => Element[], screen: Screen): StaticHiddenChecks {
   // The winning declaration per element and property: !important, then specificity, then source
   // order; the inline style beats every rule but an !important one.
   const won = new Map<Element, Map<string, { value: string; weight: number }>>();
@@ -284,7 +292,7 @@ function checksFor(rules: Rule[], query: (sel: string) => Element[]): StaticHidd
       // Closed <details>: everything but the summary is out of sight.
       const parent = el.parentElement;
       if (parent?.tagName === 'DETAILS' && !parent.hasAttribute('open') && el.tagName !== 'SUMMARY') return true;
-      return hidesElement(declared(el)) || opacity(el) < 0.1;
+      return hidesElement(declared(el), screen) || opacity(el) < 0.1;
     },
     isTextHidden(el) {
       if (hidesText(declared(el))) return true;

@@ -34,6 +34,8 @@ export interface ReadTabsOptions {
   maxTabs?: number;
   signal?: AbortSignal;
   now?: () => number;
+  /** Each page as soon as it is read (the library indexes it at once, so a step can use it). */
+  onPage?: (p: TabPage) => void;
 }
 
 export interface TabPage {
@@ -148,6 +150,7 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
       }
       if (!page.title) page.title = tab.title;
       pages.push({ tab, page });
+      opts.onPage?.({ tab, page });
       // A source cut at the size cap says so, and where (a PDF: on which page).
       status(tab, r.kind === 'unchanged' ? 'cached' : 'read', cutNote(page));
     } catch (e) {

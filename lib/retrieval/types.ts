@@ -36,7 +36,7 @@ export interface Library {
   catalogue?(signal?: AbortSignal): Promise<CatalogueEntry[]>;
   /** Read the local part of the library (open tabs) ahead of time, so it overlaps with drafting.
    * Idempotent; `retrieve` awaits it when it has not finished. */
-  prepare?(signal?: AbortSignal): Promise<SourceStatus[]>;
+  prepare?(signal?: AbortSignal, hint?: { text?: string; pageTabId?: number }): Promise<SourceStatus[]>;
   /** Search the web (each query once per library); the result pages join the library, and every
    * later `retrieve` waits for searches in flight. Returns what was newly looked at. */
   searchWeb?(queries: WebQuery[], signal?: AbortSignal): Promise<WebSearchResult>;

@@ -6,6 +6,7 @@
 import { pageUrlProblem } from '../net/host-policy';
 import type { PageReader, ReadablePage } from './page';
 import { hashText } from '../core/text';
+import { READER_RULES } from './reader-rules';
 import { pageFromMarkedText } from './page';
 import { isPdfType, isPdfUrl } from './pdf';
 import type { TabRead } from './tabs';
@@ -122,9 +123,10 @@ async function readPdfBytes(bytes: Uint8Array, hash: string, url: string, deps: 
   return { ...page, url, hash };
 }
 
-/** FNV-1a over the file's bytes (the cache key of a PDF's text: a changed file gets a new one). */
+/** FNV-1a over the file's bytes (the cache key of a PDF's text: a changed file, or changed reader
+ * rules, get a new one). */
 function hashBytes(bytes: Uint8Array): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] ?? 0), 0x01000193);
-  return `pdf:${bytes.length}:${(h >>> 0).toString(16).padStart(8, '0')}`;
+  return `pdf:${READER_RULES}:${bytes.length}:${(h >>> 0).toString(16).padStart(8, '0')}`;
 }

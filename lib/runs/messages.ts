@@ -3,16 +3,31 @@
 import type { ConnectionReport } from '../llm/test-connection';
 import type { LlmSettings } from '../settings/schema';
 import type { Run, RunError, RunInput, RunMode } from '../core/run';
+import type { Verdict } from '../core/verdicts';
+
+/** A page check done on the page the user is on now (the newest one): offered again on a visit. */
+export interface EarlierCheck {
+  runId: string;
+  checkedAt: number;
+  /** Claims by verdict. */
+  counts: Record<Verdict, number>;
+  total: number;
+  /** Checked sentences the page still shows unchanged (only those are marked again). */
+  unchanged: number;
+}
 
 export interface RequestMap {
   /** Ask from the panel: `pageTabId` is the tab the user is on (its title, address, selection and
    * readable text are captured by the worker, within the privacy rules); `input.thread.id` the
-   * conversation it continues (the worker adds the earlier turns). */
+   * conversation it continues (the worker adds the earlier turns, once any answer of the thread
+   * still being written is finished, so a question asked meanwhile sees it). Check this page
+   * (mode 'page'): the worker reads the visible article text of tab `pageTabId` itself. */
   'run/start': { req: { mode: RunMode; input: RunInput; pageTabId?: number }; res: Run };
   'run/cancel': { req: { id: string }; res: boolean };
   /** Continue a failed or interrupted run from its last checkpoint (or start it again). */
   'run/retry': { req: { id: string }; res: Run };
-  /** Start again from scratch with the same input. */
+  /** Start again from scratch with the same input (a question about the page the user is on
+   * reads that page again, if the tab still shows it: access to sites may have been granted). */
   'run/again': { req: { id: string; forceRetrieval?: boolean }; res: Run };
   'llm/test': { req: { llm: LlmSettings }; res: ConnectionReport };
   'llm/models': { req: { llm: LlmSettings }; res: string[] };
@@ -20,10 +35,20 @@ export interface RequestMap {
   'marks/clear': { req: { tabId: number }; res: boolean };
   /** Delete one run (cancelling it first if it is live). */
   'runs/delete': { req: { id: string }; res: boolean };
-  /** Delete every run of a thread (cancelling a live one first). */
-  'threads/delete': { req: { id: string }; res: boolean };
+  /** Delete every run of a thread (cancelling a live one first); the runs as they were deleted
+   * come back, so the panel can offer Undo. */
+  'threads/delete': { req: { id: string }; res: Run[] };
+  /** Put deleted runs back (Undo). */
+  'runs/restore': { req: { runs: Run[] }; res: boolean };
   /** How many verdict marks the tab shows now (0 when it navigated, was reloaded or cleared). */
   'marks/count': { req: { tabId: number }; res: number };
+  /** Scroll the tab to the mark of this sentence and show its tooltip (false: no such mark now). */
+  'marks/reveal': { req: { tabId: number; sentence: string }; res: boolean };
+  /** The newest page check of the page shown in this tab, if any. */
+  'page/earlier': { req: { tabId: number }; res: EarlierCheck | null };
+  /** Draw an earlier page check's marks again, on the sentences the page still shows unchanged;
+   * resolves with how many were drawn. */
+  'page/show-earlier': { req: { runId: string; tabId: number }; res: number };
   /** Delete every run and the page cache (settings stay). */
   'data/delete-all': { req: Record<string, never>; res: boolean };
 }

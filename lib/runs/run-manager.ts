@@ -27,6 +27,8 @@ export interface RunManagerDeps {
   execute(run: Run, ctx: ExecuteContext): Promise<unknown>;
   /** Called once a run has ended and been saved (e.g. to mark a verified selection in its page). */
   onFinished?(run: Run, settings: Settings): void;
+  /** Called with every event of a live run (e.g. to mark a page's sentences as verdicts land). */
+  onEvent?(run: Run, event: RunEvent, settings: Settings): void;
   /** A checkpoint could not be written (the run goes on; the next checkpoint tries again). */
   onSaveError?(err: unknown, run: Run): void;
   newId?: () => string;
@@ -147,6 +149,12 @@ export class RunManager {
       for (const l of entry.listeners) l({ type: 'event', runId: run.id, event });
       // Streaming text is saved at most once a second; finished units of work at once.
       if (CHECKPOINT_EVENTS.has(event.type) || this.now() - entry.lastSave > 1000) void save();
+      try {
+        this.deps.onEvent?.(run, event, settings);
+      } catch (err) {
+        // A listener's failure (a tab that closed) must not stop the run.
+        console.warn('run event listener failed', err);
+      }
     };
     const blocked = isLlmConfigured(settings) ? undefined : { ...NOT_CONFIGURED };
     entry.finished = (async () => {

@@ -69,6 +69,9 @@ const pipelineSchema = z.object({
   /** Faster answers: revise later steps in parallel, speculatively (uses more model calls when
    * steps change). Off by itself for servers that answer one request at a time. */
   speculate: z.boolean().default(true),
+  /** Check this page: how many of the page's claims are checked, the most check-worthy first
+   * (the default is measured: bench/README.md, part 6). */
+  pageClaims: intIn(1, 40).default(12),
 });
 
 const privacySchema = z.object({
@@ -82,6 +85,10 @@ const privacySchema = z.object({
   privateNetwork: z.boolean().default(false),
   /** Runs older than this are deleted; 0 keeps everything. */
   retentionDays: intIn(0, 3_650).default(0),
+  /** Read open tabs ahead of questions, as they finish loading (lib/retrieval/warm-tabs.ts), so a
+   * question's cost does not grow with the number of tabs. Same rules as reading at question time;
+   * nothing leaves the machine. */
+  readAhead: z.boolean().default(true),
 });
 
 const uiSchema = z.object({ language: z.enum(['auto', 'en', 'zh-CN']).default('auto') });

@@ -13,6 +13,8 @@ export interface RunSummary {
   /** Lower-cased text searched by the history box: question, page title, start of the answer. */
   haystack: string;
   pageTitle?: string;
+  /** Page checks: the page's address (no query string or fragment), to offer the check again. */
+  pageUrl?: string;
   sourceCount: number;
 }
 

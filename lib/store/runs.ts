@@ -31,6 +31,12 @@ export function runStore(database: RatifyDb = db()) {
       if (q) c = c.filter((r) => r.haystack.includes(q));
       return c.limit(limit).toArray();
     },
+    /** The newest finished check of the page at `url` (an address without query or fragment). */
+    async latestPageCheck(url: string): Promise<Run | undefined> {
+      const rows = await database.runIndex.filter((r) => r.mode === 'page' && r.pageUrl === url && r.status === 'done').toArray();
+      const newest = rows.sort((a, b) => b.createdAt - a.createdAt)[0];
+      return newest ? database.runs.get(newest.id) : undefined;
+    },
     /** Runs the worker was executing when it stopped. */
     running: () => database.runs.where('status').equals('running').toArray(),
     async deleteOlderThan(cutoff: number): Promise<number> {
@@ -47,6 +53,23 @@ export function runStore(database: RatifyDb = db()) {
 export type RunStore = ReturnType<typeof runStore>;
 
 export function summarize(r: Run): RunSummary {
+  if (r.mode === 'page') {
+    // A page check is listed by the page's title; its text is the whole article, not a question.
+    const title = r.input.page?.title || r.input.page?.url || r.input.text.slice(0, 120);
+    const claims = (r.claims ?? r.steps.map((s) => ({ claim: s.draft }))).map((c) => c.claim).join('\n');
+    return {
+      id: r.id,
+      threadId: threadOf(r),
+      createdAt: r.createdAt,
+      mode: r.mode,
+      status: r.status,
+      text: title,
+      haystack: [title, r.input.page?.url ?? '', claims.slice(0, 4000)].join('\n').toLowerCase(),
+      pageTitle: r.input.page?.title,
+      ...(r.input.page?.url ? { pageUrl: r.input.page.url } : {}),
+      sourceCount: r.sources.length,
+    };
+  }
   const text = r.input.text.length > 300 ? r.input.text.slice(0, 300) + '…' : r.input.text;
   return {
     id: r.id,

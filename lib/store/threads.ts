@@ -14,6 +14,8 @@ export interface ThreadSummary {
   id: string;
   /** The first question (or selection) of the thread. */
   title: string;
+  /** The page its first question was asked on (or its selection came from). */
+  pageTitle?: string;
   mode: RunMode;
   /** Status of the newest run. */
   status: RunStatus;
@@ -28,6 +30,8 @@ export interface ThreadSummary {
 export function groupThreads(rows: RunSummary[]): ThreadSummary[] {
   const byThread = new Map<string, RunSummary[]>();
   for (const r of rows) {
+    // A run with no text (Verify pressed with nothing selected) has nothing to reopen.
+    if (!r.text.trim()) continue;
     const id = r.threadId ?? r.id;
     const list = byThread.get(id);
     if (list) list.push(r);
@@ -39,7 +43,7 @@ export function groupThreads(rows: RunSummary[]): ThreadSummary[] {
     const first = list[0];
     const last = list[list.length - 1];
     if (!first || !last) continue;
-    out.push({ id, title: first.text, mode: first.mode, status: last.status, runCount: list.length, createdAt: first.createdAt, updatedAt: last.createdAt, lastRunId: last.id });
+    out.push({ id, title: first.text, ...(first.pageTitle ? { pageTitle: first.pageTitle } : {}), mode: first.mode, status: last.status, runCount: list.length, createdAt: first.createdAt, updatedAt: last.createdAt, lastRunId: last.id });
   }
   return out.sort((a, b) => b.updatedAt - a.updatedAt);
 }

@@ -1,7 +1,8 @@
 /**
  * Firefox smoke: the built Firefox add-on (.output/firefox-mv2) in Debian's Firefox ESR, against
  * the same local servers as the Chromium suite (fake OpenAI-compatible LLM, fake search, fixture
- * site). It asks in the sidebar's page and verifies a selection through the real context menu.
+ * site). It asks in the sidebar's page, verifies a selection and checks a whole page through the
+ * real context menu.
  */
 import { expect, test as base } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
@@ -10,6 +11,7 @@ import { startHarness, type Harness } from '../harness/index.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
 import { launchFirefox, type LaunchedFirefox } from './launch.ts';
+import { ARTICLE, EXPECTED_MARKS, LANDMARK_CLAIMS, SUMMARY } from '../e2e/check-page-scene.ts';
 
 const test = base.extend<{ firefox: LaunchedFirefox }, { harness: Harness }>({
   harness: [
@@ -131,7 +133,9 @@ test('Firefox: the add-on answers in the sidebar page with citations and verifie
 
   const runs = await openPanel(firefox, harness);
   await expect.poll(() => text(runs, '[data-testid=run-status]'), { timeout: 40_000 }).toEqual(['Done']);
-  expect((await text(runs, '[data-testid=run-input]'))[0]).toBe(selected.trim());
+  // The selection is kept with the run, folded below its report (the verdicts come first).
+  const squash = (t: string | undefined) => (t ?? '').replace(/\s+/g, ' ').trim();
+  expect(squash(await runs.$eval('[data-testid=run-input]', (e) => e.textContent ?? ''))).toBe(squash(selected));
   const verdicts = await runs.$$eval('.claims [data-claim-verdict]', (els) => els.map((e) => e.getAttribute('data-claim-verdict')));
   expect(verdicts.sort()).toEqual(['corrected', 'supported', 'supported']);
   expect((await text(runs, '.claims [data-claim-verdict=corrected]'))[0]).toContain('completed in 1889 and is 330 metres tall');
@@ -141,4 +145,72 @@ test('Firefox: the add-on answers in the sidebar page with citations and verifie
   // page is the sidebar's document), kept with the test's results.
   await runs.setViewport({ width: 420, height: 1300 });
   await writeFile(testInfo.outputPath('firefox-verify.png'), await runs.screenshot());
+});
+
+test('Firefox: the context menu speaks the language chosen in Ratify’s settings, and follows a change', async ({ firefox, harness }) => {
+  const panel = await openPanel(firefox, harness);
+  const demo = await firefox.browser.newPage();
+  await demo.goto(harness.site.url('/demo.html'));
+  const menuLabel = async (): Promise<string> => {
+    await demo.bringToFront();
+    await demo.evaluate(() => {
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById('claim-curie-paris')!);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+    });
+    const box = (await (await demo.$('#claim-curie-paris'))!.boundingBox())!;
+    await demo.mouse.click(box.x + 10, box.y + box.height / 2, { button: 'right' });
+    return firefox.inBrowserWindow<string>(`(() => {
+      const menu = document.getElementById('contentAreaContextMenu');
+      const item = [...menu.querySelectorAll('menuitem')].find((i) => /RAT/.test(i.label) && !i.hidden);
+      const label = item ? item.label : 'missing';
+      menu.hidePopup();
+      return label;
+    })()`);
+  };
+  const setLanguage = (language: string) =>
+    panel.evaluate(async (language) => {
+      const storage = (globalThis as unknown as { browser: { storage: { local: { get(k: string): Promise<Record<string, Record<string, unknown>>>; set(v: object): Promise<void> } } } }).browser.storage.local;
+      const { settings } = await storage.get('settings');
+      await storage.set({ settings: { ...settings, ui: { language } } });
+    }, language);
+  await expect.poll(menuLabel).toBe('Verify with RAT');
+  await setLanguage('zh-CN');
+  await expect.poll(menuLabel).toBe('用 RAT 核查');
+  await setLanguage('en');
+  await expect.poll(menuLabel).toBe('Verify with RAT');
+});
+
+test('Firefox: "Check this page" from the page\'s context menu marks every visible claim by its verdict, nothing hidden or in the menu and footer', async ({ firefox, harness }, testInfo) => {
+  harness.llm.setResponder(pipelineResponder({ claims: LANDMARK_CLAIMS }));
+  const panel = await openPanel(firefox, harness);
+  await firefox.inBrowserWindow('SidebarController.hide()');
+  for (const path of ['/articles/eiffel-tower.html', '/articles/marie-curie.html']) await (await firefox.browser.newPage()).goto(harness.site.url(path));
+  const article = await firefox.browser.newPage();
+  await article.goto(harness.site.url(ARTICLE));
+  await article.bringToFront();
+  const heading = (await (await article.$('h1'))!.boundingBox())!;
+  await article.mouse.click(heading.x + 10, heading.y + heading.height / 2, { button: 'right' });
+  const activated = await firefox.inBrowserWindow<string>(`(() => {
+    const menu = document.getElementById('contentAreaContextMenu');
+    const item = [...menu.querySelectorAll('menuitem')].find((i) => i.label === 'Check this page' && !i.hidden);
+    if (menu.state !== 'open' || !item) return 'menu ' + menu.state + ', item ' + (item ? 'found' : 'missing');
+    menu.activateItem(item);
+    return 'activated';
+  })()`);
+  expect(activated).toBe('activated');
+
+  await expect.poll(() => text(panel, '[data-testid=run-status]'), { timeout: 60_000 }).toEqual(['Done']);
+  expect(await text(panel, '[data-testid=verdict-summary]')).toEqual([SUMMARY]);
+  const marks = () =>
+    article.evaluate(() =>
+      [...document.querySelectorAll('[data-ratify-mark][tabindex="0"]')].map((m) => `${m.closest('p, nav, footer, h1')?.id || m.closest('p, nav, footer, h1')?.tagName}: ${/^Ratify: (\w+)\./.exec(m.getAttribute('aria-label') ?? '')?.[1]}`),
+    );
+  await expect.poll(marks).toEqual(Object.entries(EXPECTED_MARKS).flatMap(([id, vs]) => vs.map((v) => `${id}: ${v}`)));
+  const corrected = (await panel.evaluate(() => document.querySelector('[data-testid=corrected]')?.textContent ?? '')) as string;
+  expect(corrected).toContain('The Eiffel Tower was completed in 1889 and is 330 metres tall.');
+  expect(corrected).not.toMatch(/1899|300 metres|in 1921/);
+  await panel.setViewport({ width: 420, height: 1300 });
+  await writeFile(testInfo.outputPath('firefox-check-page.png'), await panel.screenshot());
 });

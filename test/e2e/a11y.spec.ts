@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { followUp, verifyWithMarks } from './scenes.ts';
+import { checkThisPage } from './check-page-scene.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -81,4 +82,16 @@ test('keyboard: arrow keys move between the panel’s tabs, every control shows 
     });
     expect(focus.outline, focus.tag).toBeGreaterThanOrEqual(2);
   }
+});
+
+test('axe-core: the panel’s start and a page check report, and the checked page with its marks', async ({ context, harness, configureForHarness, openPanel }) => {
+  test.setTimeout(90_000);
+  await configureForHarness();
+  const start = await openPanel();
+  await start.getByTestId('start').waitFor();
+  await audit(start, 'panel: start');
+  await start.close();
+  const { panel, article } = await checkThisPage({ context, harness, configureForHarness, openPanel });
+  await audit(panel, 'panel: page check report');
+  await audit(article, 'checked page with marks');
 });

@@ -1,5 +1,5 @@
 /** What the model is sent from open tabs, in real Chromium through the real tab reader: the
- * 30 CSS-invisible placements of test/fixtures/site/hidden/placements.html, text the user typed
+ * 36 CSS-invisible placements of test/fixtures/site/hidden/placements.html, text the user typed
  * into editable areas, and a tab address with a token in its query and fragment. The fake model
  * records every prompt. */
 import type { Worker } from '@playwright/test';
@@ -46,9 +46,9 @@ test('hidden text, typed text and address tokens from open tabs never reach the 
   // The reader itself: what it returns for the placements tab.
   const read = await readTab(worker, `${base}*`);
   const leakedByReader = tokens(read, 'HIDDEN');
-  console.log(`tab reader: ${leakedByReader.length}/30 hidden placements in the text (${leakedByReader.join(' ') || 'none'}); ${tokens(read, 'VISIBLE').length}/8 visible sentences`);
+  console.log(`tab reader: ${leakedByReader.length}/36 hidden placements in the text (${leakedByReader.join(' ') || 'none'}); ${tokens(read, 'VISIBLE').length}/11 visible sentences`);
   expect.soft(leakedByReader, 'hidden placements the reader returned').toEqual([]);
-  expect.soft(tokens(read, 'VISIBLE'), 'visible sentences the reader dropped').toEqual(['VISIBLE-01', 'VISIBLE-02', 'VISIBLE-03', 'VISIBLE-04', 'VISIBLE-05', 'VISIBLE-06', 'VISIBLE-07', 'VISIBLE-08']);
+  expect.soft(tokens(read, 'VISIBLE'), 'visible sentences the reader dropped').toEqual(Array.from({ length: 11 }, (_, i) => `VISIBLE-${String(i + 1).padStart(2, '0')}`));
 
   // A question answered from the open tabs, with room for every passage of the page.
   harness.llm.setResponder(
@@ -67,7 +67,7 @@ test('hidden text, typed text and address tokens from open tabs never reach the 
 
   const prompts = harness.llm.chatRequests().map((r) => JSON.stringify(r.body)).join('\n');
   const leakedToModel = tokens(prompts, 'HIDDEN');
-  console.log(`prompts: ${leakedToModel.length}/30 hidden placements (${leakedToModel.join(' ') || 'none'}); visible: ${tokens(prompts, 'VISIBLE').join(' ')}`);
+  console.log(`prompts: ${leakedToModel.length}/36 hidden placements (${leakedToModel.join(' ') || 'none'}); visible: ${tokens(prompts, 'VISIBLE').join(' ')}`);
   // The page did reach the model (so the absence of hidden text means something)…
   expect(tokens(prompts, 'VISIBLE').length).toBeGreaterThan(0);
   // …without its hidden text, the typed text, or the tokens in its address.

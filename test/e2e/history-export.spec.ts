@@ -61,5 +61,6 @@ test('export: Copy as Markdown and Copy as text put the answer and its sources o
   expect(markdown).toBe('**Q:** When did the Louvre open as a museum?\n\nThe Louvre opened as a museum in **1793**.\n');
 
   await panel.getByRole('button', { name: 'Copy as text' }).click();
-  await expect.poll(() => panel.evaluate(() => navigator.clipboard.readText())).toBe('The Louvre opened as a museum in 1793.\n');
+  // Plain text too says what was asked.
+  await expect.poll(() => panel.evaluate(() => navigator.clipboard.readText())).toBe('Q: When did the Louvre open as a museum?\n\nThe Louvre opened as a museum in 1793.\n');
 });

@@ -19,12 +19,14 @@ export interface LaunchOptions {
   headless?: boolean;
   /** Default CHROMIUM. */
   executablePath?: string;
+  /** The unpacked extension to load; default EXTENSION_DIR (the current build). */
+  extensionDir?: string;
   /** Other Playwright context options (viewport, signal handling). */
   contextOptions?: Omit<Parameters<typeof chromium.launchPersistentContext>[1], 'args' | 'executablePath' | 'headless' | 'locale'>;
 }
 
 /** A fresh persistent context in `userDataDir` (extensions only load into persistent contexts). */
-export function launchWithExtension(userDataDir: string, { locale, extraArgs = [], headless = true, executablePath = CHROMIUM, contextOptions = {} }: LaunchOptions): Promise<BrowserContext> {
+export function launchWithExtension(userDataDir: string, { locale, extraArgs = [], headless = true, executablePath = CHROMIUM, extensionDir = EXTENSION_DIR, contextOptions = {} }: LaunchOptions): Promise<BrowserContext> {
   return chromium.launchPersistentContext(userDataDir, {
     ...contextOptions,
     executablePath,
@@ -33,8 +35,8 @@ export function launchWithExtension(userDataDir: string, { locale, extraArgs = [
     args: [
       ...(locale ? [`--lang=${locale}`] : []),
       '--no-sandbox',
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',

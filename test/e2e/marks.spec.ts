@@ -185,7 +185,8 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   let tip = await tooltip(cdp);
   expect(tip.shadowType).toBe('closed');
   expect(tip.text).toContain('Corrected');
-  expect(tip.text).toContain('The correction and sources are in the Ratify side panel.');
+  // What the verdict means: a correction is promised only where there is one.
+  expect(tip.text).toContain('A detail is wrong. The correction and its sources are in the Ratify side panel.');
   expect(tip.links).toEqual([]);
   await picture(page, 'page-marks.png', { clip: { x: 40, y: 140, width: 820, height: 620 } });
 
@@ -214,6 +215,8 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   await page.mouse.move(0, 0);
   await page.getByRole('button', { name: /^Ratify: Supported\./ }).hover();
   await expect(host).toHaveAttribute('data-open', '');
+  await expect.poll(async () => (await tooltip(cdp)).text).toContain('Sources back this sentence.');
+  expect((await tooltip(cdp)).text).not.toContain('correction');
   const at = await (await tooltip(cdp)).button('Clear marks');
   await page.mouse.click(at.x, at.y);
   await expect(page.locator('[data-ratify-mark]')).toHaveCount(0);

@@ -40,7 +40,7 @@ test('a PDF open in a tab is a source: its citation names the page and opens the
   await panel.getByTestId('trace').locator(':scope > summary').click();
   const library = panel.getByTestId('library');
   await library.locator('summary').click();
-  await expect(library.locator('[data-library-status=read]', { hasText: /glacier-survey\.pdf|Kessler/ })).toContainText('open tab');
+  await expect(library.locator(':is([data-library-status=read], [data-library-status=cached])', { hasText: /glacier-survey\.pdf|Kessler/ })).toContainText('open tab');
   const source = panel.locator('ol.sources > li').filter({ hasText: 'Survey of the Kessler Glacier, 2024' });
   await expect(source).toContainText('open tab');
   const quote = source.locator('.quote').filter({ hasText: 'retreated 212 metres' });

@@ -48,7 +48,7 @@ test('a question is answered from open tabs and web search, with a trace of what
   await panel.getByTestId('trace').locator(':scope > summary').click();
   const library = panel.getByTestId('library');
   await library.locator('summary').click();
-  await expect(library.locator('[data-library-status=read]', { hasText: 'Marie Curie' }).filter({ hasText: 'open tab' })).toBeVisible();
+  await expect(library.locator(':is([data-library-status=read], [data-library-status=cached])', { hasText: 'Marie Curie' }).filter({ hasText: 'open tab' })).toBeVisible();
   await expect(library.locator('[data-library-status=skipped]', { hasText: /mybank\.test|Louvre/ })).toContainText(/exclud/i);
   await expect(library.locator('[data-library-status=skipped]', { hasText: /chrome:\/\/version|About Version/i })).toBeVisible();
 

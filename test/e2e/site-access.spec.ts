@@ -140,7 +140,7 @@ test('a question without access shows why Ratify asks; allowed through the panel
   expect(await hasSiteAccess(worker)).toBe(false);
 });
 
-test('a model server that does not answer extensions by itself (LM Studio with CORS off): the failure says access to sites may be why, and allowing it lets Retry reach the server', async ({
+test('a model server that does not answer extensions by itself (LM Studio with CORS off): the failure says so, with the button that lets Ratify read it; allowed, Retry reaches the server', async ({
   context,
   extensionId,
   harness,
@@ -155,19 +155,22 @@ test('a model server that does not answer extensions by itself (LM Studio with C
   await panel.getByRole('textbox', { name: 'Question' }).fill('When did Marie Curie move to Paris?');
   await panel.keyboard.press('Enter');
   await expect(panel.getByTestId('run-status')).toHaveText('Failed', { timeout: 30_000 });
-  await expect(panel.getByRole('alert').locator('.notice-title')).toHaveText('Could not reach the model server');
-  const prompt = panel.getByTestId('site-access');
-  await expect(prompt).toHaveAttribute('data-state', 'ask');
-  await expect(prompt.getByTestId('site-access-server')).toContainText('LM Studio with its CORS setting off');
+  const alert = panel.getByRole('alert');
+  await expect(alert.locator('.notice-title')).toHaveText('The model server does not answer browser extensions');
+  await expect(alert).toContainText('LM Studio with its CORS setting off');
   await panel.setViewportSize({ width: 420, height: 900 });
-  await picture(panel, 'panel-site-access-server.png');
+  await picture(panel, 'panel-no-cors-server.png');
 
-  // Allowed (details page, then the prompt's own button, as above): Retry now reaches the server.
+  // Allowed (details page, then the notice's own button, as above): Retry now reaches the server.
   await allowOnDetailsPage(context, extensionId);
   await panel.bringToFront();
-  await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
-  await expect(prompt).toHaveAttribute('data-state', 'granted');
-  await panel.getByRole('alert').getByRole('button', { name: 'Retry' }).click();
+  await alert.getByRole('button', { name: 'Allow reading sites' }).click();
+  await expect(alert.getByTestId('no-cors-granted')).toHaveText('Allowed: Retry now reaches the server.');
+  // No second box offering "Run again" (it would start over) beside Retry (which continues).
+  await expect(panel.getByRole('button', { name: 'Run again' })).toHaveCount(1);
+  await expect(panel.getByTestId('site-access')).toHaveCount(0);
+  await picture(panel, 'panel-no-cors-granted.png');
+  await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   await expect(panel.getByTestId('answer')).toContainText('Marie Curie moved to Paris in 1891.');
 });

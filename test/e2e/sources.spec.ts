@@ -15,7 +15,7 @@ test('tabs chosen with @ (keyboard only) are the only ones read, and web search 
   const library = panel.getByTestId('library');
   await library.locator('summary').click();
   await expect(library.locator('li')).toHaveCount(2);
-  await expect(library.locator('[data-library-status=read]')).toHaveCount(2);
+  await expect(library.locator(':is([data-library-status=read], [data-library-status=cached])')).toHaveCount(2);
   await expect(library).toContainText('Eiffel Tower');
   await expect(library).toContainText('富士山');
   await expect(library).not.toContainText('Marie Curie');

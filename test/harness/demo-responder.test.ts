@@ -38,6 +38,15 @@ describe('the demo model behind npm start', () => {
     expect((await verdict('He moved to Paris in 1920.'))[0]).toBe('unverifiable');
   });
 
+  it('checks the demo page as a model would: its claims, not its instructions or questions, each judged from the articles', async () => {
+    const page = 'Try Ratify\nSelect a sentence below, right-click and choose Verify with RAT, or open the side panel and ask a question.\nMarie Curie moved to Paris in 1891 to study at the Sorbonne.\nThe Eiffel Tower was completed in 1899 and is 300 metres tall.\nWho shared the 1903 Nobel Prize in Physics with Marie Curie?';
+    const listed = (await respond(req('page-claims', `The article:\n<<<DATA kind="page" title="Ratify demo page">>>\n${page}\n<<<END DATA>>>`))) as { json: { claims: { claim: string; query: string }[] } };
+    expect(listed.json.claims.map((c) => c.claim)).toEqual(['Marie Curie moved to Paris in 1891 to study at the Sorbonne.', 'The Eiffel Tower was completed in 1899 and is 300 metres tall.']);
+    const checked = (await respond(req('page-check', `Claim: ${listed.json.claims[1]!.claim}\n\nSearch query used: Eiffel Tower\n\nEvidence:\n<<<DATA id="P1" origin="open tab" title="Eiffel Tower">>>\nConstruction began in January 1887 and the tower was completed in March 1889.\n<<<END DATA>>>`))) as { json: Record<string, unknown> };
+    expect(checked.json).toMatchObject({ verdict: 'corrected', corrected: 'The Eiffel Tower was completed in 1889 and is 330 metres tall.' });
+    expect(checked.json).not.toHaveProperty('nextQueries');
+  });
+
   it('drafts from the article that answers the question', async () => {
     const r = (await respond(req('draft', 'Question: Who shared the 1903 Nobel Prize in Physics with Marie Curie?'))) as { json: { steps: { step: string }[] } };
     expect(r.json.steps[0]?.step).toContain('Pierre Curie and Henri Becquerel');

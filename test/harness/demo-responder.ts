@@ -162,6 +162,15 @@ function judge(corpus: CorpusSentence[], sentence: string): ScenarioClaim {
   };
 }
 
+/** Not claims: questions, the page's instructions to its reader, and sentences without a name or
+ * figure the demo articles could speak to. Most check-worthy first: those with figures. */
+function pageClaims(corpus: CorpusSentence[], text: string): ScenarioClaim[] {
+  return splitSentences(text)
+    .filter((x) => !/[?？]$/.test(x) && !/^(select|open|ask|try|click|choose|right-click)\b/i.test(x))
+    .map((x) => ({ ...judge(corpus, x), worthiness: numbers(x).length ? 0.9 : 0.6 }))
+    .filter((c) => c.phrase || numbers(c.claim).length);
+}
+
 export function demoResponder(docs: FixtureDoc[]): Responder {
   const corpus = demoCorpus(docs);
   return (req) => {
@@ -178,8 +187,9 @@ export function demoResponder(docs: FixtureDoc[]): Responder {
     const pageText = blocks.find((b) => b.attrs.kind === 'page')?.text ?? '';
     const conversation = blocks.find((b) => b.attrs.kind === 'conversation')?.text ?? '';
     const claim = /^Claim: (.*)$/m.exec(req.lastUser)?.[1]?.trim();
-    // A selection only makes claims in verify mode (a question carries the page's selection too).
-    const claims = selection && stage === 'claims' ? splitSentences(selection).map((x) => judge(corpus, x)) : [];
+    // A selection only makes claims in verify mode (a question carries the page's selection too);
+    // a page to check, its sentences that state something checkable.
+    const claims = selection && stage === 'claims' ? splitSentences(selection).map((x) => judge(corpus, x)) : stage === 'page-claims' ? pageClaims(corpus, pageText) : [];
     if (claim && !claims.some((c) => c.claim === claim)) claims.unshift(judge(corpus, claim));
     // The gate judges from the wording alone (it never sees the page); the draft, which reads the
     // page, takes its thoughts from it.

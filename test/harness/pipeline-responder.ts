@@ -1,6 +1,6 @@
 /**
  * A scripted "model" for Ratify's pipeline: answers every pipeline stage (gate, searches, answer, draft,
- * revise, claims, check, compose — the response_format.json_schema.name of each call, see
+ * revise, claims, check, compose, page-claims, page-check — the response_format.json_schema.name of each call, see
  * lib/pipeline/stages.ts) from a small scenario, reading the prompt the way a real model would:
  * it finds the current step, the evidence blocks and their ids (`<<<DATA id="P2" …>>>`) in the
  * prompt text, and cites the passage whose text contains a phrase you name.
@@ -18,7 +18,7 @@
  *     finalAnswer: 'Marie Curie (born 1867) shared the 1903 Nobel Prize in Physics.',
  *   }) });
  *
- * Verify mode: `claims: [{ claim, sentence, phrase, verdict, corrected }]`. Anything not scripted
+ * Verify mode and Check this page: `claims: [{ claim, sentence, phrase, verdict, corrected }]`. Anything not scripted
  * gets a plausible default (see PipelineScenario). A stage that has no scenario keeps working, so
  * one scenario drives a whole run. Works with the json_schema response format and with the
  * prompt-only fallback (the stage name is then read from the system message).
@@ -47,6 +47,9 @@ export interface ScenarioClaim {
   verdict?: Verdict;
   corrected?: string;
   explanation?: string;
+  /** Check this page: the claim's web query (default: the claim) and check-worthiness (0.8). */
+  query?: string;
+  worthiness?: number;
 }
 
 export interface PipelineScenario {
@@ -166,10 +169,28 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
       case 'claims': {
         const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
         const claims = sc.claims ?? sentences(selection).map((s) => ({ claim: s, sentence: s }));
-        return { json: { label: 'clear', claims: claims.map((c) => ({ claim: c.claim, sentence: c.sentence ?? c.claim })), confidence: 0.5, query: claims[0]?.claim ?? selection } };
+        return { json: { label: 'clear', claims: claims.map((c) => ({ claim: c.claim, sentence: c.sentence ?? c.claim })), confidence: 0.5, query: (claims[0] && 'query' in claims[0] ? claims[0].query : undefined) ?? claims[0]?.claim ?? selection } };
       }
       case 'check':
         return { json: check(sc, req.system, user, blocks) };
+      case 'page-claims': {
+        // As a model reads the article: the scripted claims that come from it, most
+        // check-worthy first, at most as many as asked.
+        const article = blocks.find((b) => b.attrs.kind === 'page')?.text ?? '';
+        const max = Number(/at most (\d+)/.exec(req.system)?.[1] ?? 40);
+        const claims = (sc.claims ?? sentences(article).map((x) => ({ claim: x, sentence: x }) as ScenarioClaim)).filter((c) => article.toLowerCase().includes((c.sentence ?? c.claim).toLowerCase()));
+        const ranked = [...claims].sort((a, b) => (b.worthiness ?? 0.8) - (a.worthiness ?? 0.8)).slice(0, max);
+        return { json: { claims: ranked.map((c) => ({ query: c.query ?? c.claim, claim: c.claim, sentence: c.sentence ?? c.claim, worthiness: c.worthiness ?? 0.8 })) } };
+      }
+      case 'page-check': {
+        // A verdict settles the claim; until the evidence does, it is "unverifiable" and asks for
+        // another round (unless this is the last).
+        const { nextQueries: _later, sufficient, ...out } = check(sc, req.system, user, blocks);
+        const last = /this is the last search round/.test(req.system);
+        const claim = line(user, 'Claim') ?? '';
+        if (sufficient || last) return { json: { ...out, retryQuery: '' } };
+        return { json: { citations: [], verdict: 'unverifiable', corrected: claim, explanation: 'The evidence so far does not settle it.', retryQuery: sc.claims?.find((x) => x.claim === claim)?.phrase ?? claim } };
+      }
       case 'compose': {
         const ids = blocks.filter((b) => b.attrs.id).map((b) => b.attrs.id);
         const findings = user.split('Findings:\n')[1]?.split('\n\nEvidence')[0] ?? user.split('Checks:\n')[1]?.split('\n\nEvidence')[0] ?? '';
@@ -251,11 +272,12 @@ function revise(sc: PipelineScenario, system: string, user: string) {
 
 function check(sc: PipelineScenario, system: string, user: string, blocks: DataBlock[]) {
   const pos = /^Current claim: (\d+) of (\d+)(?: \(search round (\d+)\))?/m.exec(user);
-  const i = pos ? Number(pos[1]) - 1 : 0;
-  const round = pos?.[3] ? Number(pos[3]) : 1;
   const claimText = line(user, 'Claim') ?? '';
+  // A page's claim says nothing of its position: it is found by its text.
+  const i = pos ? Number(pos[1]) - 1 : Math.max(0, sc.claims?.findIndex((x) => x.claim === claimText) ?? 0);
+  const round = pos?.[3] ? Number(pos[3]) : Number(/^Search round: (\d+)/m.exec(user)?.[1] ?? 1);
   const laterClaims = listUnder(user, 'Later claims:');
-  const c = sc.claims?.find((x) => x.claim === claimText) ?? sc.claims?.[i];
+  const c = sc.claims?.find((x) => x.claim === claimText) ?? (pos ? sc.claims?.[i] : undefined);
   const evidence = blocks.filter((b) => b.attrs.id);
   const hit = c?.phrase ? find(evidence, c.phrase) : undefined;
   const verdict: Verdict = c?.verdict ?? (hit ? 'supported' : 'unverifiable');

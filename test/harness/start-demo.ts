@@ -12,6 +12,10 @@
  *
  * Flags: --headless (no window), --screenshot FILE (headless: ask a demo question in the panel,
  * save a picture of it, exit). Env: CHROMIUM_PATH (default /usr/bin/chromium).
+ *
+ * Where no window can be shown (Linux without DISPLAY or WAYLAND_DISPLAY) it says so at once, and
+ * shows the flow in the terminal instead (./demo-tour.ts): a verified sentence and an answered
+ * question, printed and pictured; the servers keep running for any browser.
  */
 import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { EXTENSION_DIR, grantSiteAccess, launchWithExtension } from '../e2e/launch.ts';
@@ -23,6 +27,7 @@ import { parseArgs } from 'node:util';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
 import { DEMO_MODEL, demoResponder } from './demo-responder.ts';
+import { tour } from './demo-tour.ts';
 import { startHarness, type Harness } from './index.ts';
 
 const DEMO_QUESTION = 'Who shared the 1903 Nobel Prize in Physics with Marie Curie?';
@@ -88,7 +93,10 @@ if (!existsSync(path.join(EXTENSION_DIR, 'manifest.json'))) fail(`No built exten
 
 const real = realEndpoint();
 const screenshot = flags.screenshot ? path.resolve(flags.screenshot) : undefined;
-const headless = flags.headless || !!screenshot || !hasDisplay();
+const noDisplay = !hasDisplay();
+const headless = flags.headless || !!screenshot || noDisplay;
+// No window can be shown and none was asked away: the flow is shown in the terminal instead.
+const touring = noDisplay && !flags.headless && !screenshot;
 
 const harness: Harness = await startHarness({ llm: { models: [DEMO_MODEL, 'fake-embedding'] } });
 harness.llm.setResponder(demoResponder(harness.site.docs));
@@ -115,8 +123,11 @@ process.on('SIGTERM', () => void stop(0));
 process.on('SIGHUP', () => void stop(0));
 
 try {
-  if (headless && !flags.headless && !screenshot) {
-    console.log('No display found (DISPLAY / WAYLAND_DISPLAY unset): running Chromium headless. The servers below still work from any browser.');
+  if (touring) {
+    console.log(`No display (DISPLAY and WAYLAND_DISPLAY are unset), so Chromium runs without a window: there is no page here to
+select text in or right-click. Instead, Ratify goes through the demo itself and tells you what it does.
+(On a machine with a desktop, \`npm start\` opens a Chromium window with the demo page and the panel.)
+`);
   }
   context = await launchWithExtension(profile, {
     locale: undefined,
@@ -159,7 +170,11 @@ try {
     await stop(0);
   }
 
-  await demo.bringToFront();
+  if (touring) {
+    await tour({ context, worker, demo, panel, question: DEMO_QUESTION, pictures: await mkdtemp(path.join(tmpdir(), 'ratify-demo-pictures-')) });
+  } else {
+    await demo.bringToFront();
+  }
   printRunning(harness, extensionId, headless);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
@@ -187,13 +202,20 @@ Ratify is running${headless ? ' (headless Chromium)' : ''}.
   Extension  ${EXTENSION_DIR}  (id ${extensionId})
   Model      ${model}
   Demo page  ${h.site.url('/demo.html')}
-  Panel      chrome-extension://${extensionId}/sidepanel.html  (open in a tab; the toolbar button opens the real side panel)
+  Panel      chrome-extension://${extensionId}/sidepanel.html
+             ${headless ? '(a page of the headless browser)' : 'open as an ordinary tab (the last one), so it is there at once. The real side panel\n             is the same page beside the one you read: Alt+Shift+R, or Ratify in the toolbar\'s\n             puzzle-piece menu (pin it there to keep the button).'}
 
 Local servers:
 ${h.describe().replace(/^/gm, '  ')}
 
-Try it: on the demo page select a sentence, right-click → "Verify with RAT"; or ask in the side
-panel: "${DEMO_QUESTION}"
+${
+    headless
+      ? `The browser has no window${touring ? ' (no display)' : ' (--headless)'}: the servers above keep running for other tools on this
+machine (curl, another browser); to click through the demo yourself, run \`npm start\` where a
+desktop can show a window.`
+      : `Try it: on the demo page select a sentence, right-click → "Verify with RAT"; right-click the page →
+"Check this page" (or Alt+Shift+C); or ask in the side panel: "${DEMO_QUESTION}"`
+  }
 
 Press Ctrl+C to close the browser and stop the servers.`);
 }

@@ -3,6 +3,7 @@
 import { test } from '../e2e/fixtures.ts';
 import { answerFirst, ask, chooseTabs, done, followUp, summarizeThisPage, verifyWithMarks } from '../e2e/scenes.ts';
 import { shoot } from './shoot.ts';
+import { ARTICLE, checkThisPage } from '../e2e/check-page-scene.ts';
 
 test('page context: "Summarize this page"', async ({ context, harness, configureForHarness, openPanel }) => {
   const { panel } = await summarizeThisPage({ context, harness, configureForHarness, openPanel });
@@ -72,6 +73,31 @@ test('a verification: the panel and the page with marks', async ({ context, work
       // The selection that was verified is no longer needed in the picture.
       await p.evaluate(() => window.getSelection()?.removeAllRanges());
       await p.getByRole('button', { name: /^Ratify: Corrected\./ }).first().focus();
+    },
+  });
+});
+
+test('the start, Check this page: the report and the marked article', async ({ context, harness, configureForHarness, openPanel }) => {
+  await configureForHarness();
+  const article = await context.newPage();
+  await article.goto(harness.site.url(ARTICLE));
+  const start = await openPanel();
+  await article.bringToFront();
+  await start.getByTestId('start').getByText('Two landmarks of Paris').waitFor();
+  await shoot(start, 'panel-start', { fullPage: false, height: 520 });
+  await start.close();
+  await article.close();
+
+  const { panel, article: checked } = await checkThisPage({ context, harness, configureForHarness, openPanel });
+  // The first screen a reader sees, and the whole report.
+  await shoot(panel, 'panel-check-page-top', { fullPage: false, height: 640 });
+  await shoot(panel, 'panel-check-page');
+  await shoot(checked, 'page-check-marks', {
+    fullPage: false,
+    height: 600,
+    before: async (p) => {
+      await p.evaluate(() => window.scrollTo(0, 0));
+      await p.locator('#s-design [data-ratify-mark][tabindex="0"]').first().focus();
     },
   });
 });

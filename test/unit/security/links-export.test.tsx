@@ -39,6 +39,10 @@ const HOSTILE: [string, string][] = [
   ['a forged citation anchor', '[click here](#cite-1)'],
 ];
 
+/** What mail and chat apps link in pasted text: scheme addresses, www., e-mail addresses, dotted
+ * host names with a path or a common top-level domain. */
+const AUTOLINKED = /\b(?:https?|ftp):\/\/[^\s<>"]+|\bwww\.[^\s<>"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|example|test)\b(?:\/[^\s<>"]*)?/gi;
+
 function panel(md: string, sources: Source[] = [SOURCE]) {
   const html = renderToStaticMarkup(<SafeMarkdown text={md} sources={sources} />);
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
@@ -92,6 +96,9 @@ describe('exports go through the same sanitizer', () => {
   it.each(HOSTILE)('Copy as text: %s', (_name, md) => {
     const out = toPlainText(runWith(md));
     expect(out).not.toMatch(/<img|<a |javascript:|data:text|!\[/i);
+    // Pasted into a mail or chat app, nothing the model wrote becomes a link there either.
+    const body = out.slice(0, out.indexOf('\nSources:'));
+    expect(body.match(AUTOLINKED) ?? []).toEqual([]);
   });
 
   it('keeps the answer as written where nothing is wrong (markers, emphasis, tables)', () => {
