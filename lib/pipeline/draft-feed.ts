@@ -51,8 +51,16 @@ export class DraftFeed {
   /** What the draft has written so far: each step's text once complete (else undefined), and the
    * queries that are complete, in order. */
   written(texts: (string | undefined)[], queries: string[]): void {
-    if (this.done) return;
+    if (this.done || this.closed) return;
     const before = this.version;
+    // A stream that started again (a cut-off draft retried) may write other steps: once what it
+    // writes contradicts what was fed, nothing more is fed, and the whole draft decides (the
+    // revisions started on the first attempt will not match it).
+    const contradicts = this.steps.some((s, i) => (texts[i] !== undefined && texts[i] !== s.text) || (queries[i] !== undefined && s.query !== undefined && queries[i] !== s.query));
+    if (contradicts) {
+      this.closed = true;
+      return;
+    }
     for (let i = this.steps.length; i < texts.length && !this.closed; i++) {
       const text = texts[i];
       if (text === undefined) break;

@@ -25,7 +25,7 @@
  * speculation off for the rest of the worker's life. */
 import { LlmError } from '../llm/errors';
 import { applyEvent } from './run-state';
-import { drafting, type Chain, type FinalOutput } from './chain';
+import { drafting, isLastStep, type Chain, type FinalOutput } from './chain';
 import { isDone, raceAbort, stepsOfPart, type Ctx } from './context';
 import { withDraftedSteps, type CallTiming } from './draft-feed';
 import { exactPromptKey, laterRule, plannedQuery, reviseStep } from './step';
@@ -99,7 +99,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
   const startable = () => (feed && drafting(chain) ? feed.ready() : indices.length);
   /** While the draft streams only a lean prompt can be built (its step is started on the steps
    * before it standing; a step after a changed one waits for the whole draft). */
-  const buildable = (p: number, view: Run) => !drafting(chain) || (p < startable() && laterRule(chain, indices.slice(0, p).map((_, q) => stepIn(view, q))).lean);
+  const buildable = (p: number, view: Run) => !drafting(chain) || (p < startable() && laterRule(chain, indices.slice(0, p).map((_, q) => stepIn(view, q)), false).lean);
 
   /** Said in the trace once the step is in the run (while the draft streams, it is not yet). */
   const held: RunEvent[] = [];
@@ -124,6 +124,9 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
 
   /** Requests that have ended, and the draft's (with which the first revisions overlap). */
   const finished: CallTiming[] = feed ? [feed.call] : [];
+  /** Two of the run's requests seen streaming at once: the server answers in parallel, and a slow
+   * start is a busy server (or a long prompt), not a queue. */
+  let parallelSeen = false;
   /** Parallel requests that queue: this request was sent while another was answering, and said
    * nothing until that one had finished, waiting far longer than the quickest start seen (and
    * long in absolute terms: jitter of a few milliseconds is not a queue). */
@@ -132,6 +135,9 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     const t = (a.firstTokenAt = performance.now());
     const wait = t - a.sentAt;
     const others = [...attempts.values(), ...finished].filter((b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined && b.failed === undefined);
+    // Revisions started while the draft streams mostly start while it (or another) still streams.
+    if (others.some((b) => b.endedAt === undefined)) parallelSeen = true;
+    if (parallelSeen) return;
     const ttft = Math.min(...others.map((b) => (b.firstTokenAt as number) - (b.sentAt as number)));
     const queued = others.some((b) => b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t) && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
     if (!queued) return;
@@ -205,7 +211,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     const key = deferred<string | undefined>();
     const assumed = indices.slice(0, pos).some((_, p) => !isDone(stepAt(p)));
-    const { rewriteLater: writes } = laterRule(chain, indices.slice(0, pos).map((_, p) => stepIn(view, p)));
+    const { rewriteLater: writes } = laterRule(chain, indices.slice(0, pos).map((_, p) => stepIn(view, p)), isLastStep(chain, indices, pos));
     const a: Attempt = { pos, ctrl, live, cautious, assumed, writes, buffer: [], view, key: key.promise, done: Promise.resolve(undefined), ended: false };
     const sctx: Ctx = {
       ...ctx,
@@ -264,7 +270,10 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     if (front < 0) return;
     const end = drafting(chain) ? startable() : indices.length - 1;
     for (let p = front; p < end; p++) {
-      if (isDone(stepAt(p)) || attempts.has(p)) continue;
+      const a = attempts.get(p);
+      // Past a step whose reply rewrites the later queries, rule 3 decides (tick).
+      if (a && (a.said === false || a.writes)) return;
+      if (isDone(stepAt(p)) || a) continue;
       const view = projected(p);
       if (!view || !buildable(p, view)) return;
       attempts.set(p, launch(p, p === front, view, p === front && !drafting(chain)));

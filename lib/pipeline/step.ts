@@ -79,10 +79,9 @@ async function earlierEvidence(ctx: Ctx, chain: Chain, indices: number[], pos: n
 /** How the step's prompt treats the steps after it (chain.ts), from the steps before it as they
  * stand: lean while all stand in a pipelined chain; right after the first of them that changed
  * (which wrote the next step's query only), every later query is written again. */
-export function laterRule(chain: Chain, before: StepState[]): { lean: boolean; rewriteLater: boolean } {
-  const changed = before.map((s) => s.status === 'revised');
-  const first = changed.indexOf(true);
-  return { lean: chain.pipelined && first < 0, rewriteLater: chain.pipelined && first >= 0 && first === before.length - 1 };
+export function laterRule(chain: Chain, before: StepState[], isLast: boolean): { lean: boolean; rewriteLater: boolean } {
+  const first = before.findIndex((s) => s.status === 'revised');
+  return { lean: chain.pipelined && first < 0, rewriteLater: chain.pipelined && !isLast && first >= 0 && first === before.length - 1 };
 }
 
 /** Everything the step's call depends on, from the run as this step sees it. While the draft
@@ -93,7 +92,7 @@ export async function stepArgs(ctx: Ctx, chain: Chain, indices: number[], pos: n
   const isLast = isLastStep(chain, indices, pos);
   const maxRounds = Math.max(1, ctx.settings.maxRounds);
   const before = indices.slice(0, pos).map((i) => stepAt(ctx, i));
-  const rule = laterRule(chain, before);
+  const rule = laterRule(chain, before, isLast);
   return {
     index,
     position: pos + 1,
