@@ -28,6 +28,7 @@ import { applyEvent } from './run-state';
 import { drafting, isLastStep, type Chain, type FinalOutput } from './chain';
 import { isDone, raceAbort, stepsOfPart, type Ctx } from './context';
 import { withDraftedSteps, type CallTiming } from './draft-feed';
+import { startLagProbe, type LagProbe } from './lag-probe';
 import { exactPromptKey, laterRule, plannedQuery, reviseStep } from './step';
 import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from '../core/run';
 
@@ -86,6 +87,15 @@ interface Attempt extends CallTiming {
 /** `indices`: the chain's steps in order; while the draft streams (chain.feed), empty at first and
  * filled as steps are fed, then replaced by the draft's own. */
 export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]): Promise<FinalOutput | undefined> {
+  const lag = startLagProbe();
+  try {
+    return await speculate(ctx, chain, indices, lag);
+  } finally {
+    lag.stop();
+  }
+}
+
+async function speculate(ctx: Ctx, chain: Chain, indices: number[], lag: LagProbe): Promise<FinalOutput | undefined> {
   const attempts = new Map<number, Attempt>();
   const k = Math.max(1, ctx.settings.passagesPerStep);
   const feed = drafting(chain) ? chain.feed : undefined;
@@ -129,7 +139,8 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
   let parallelSeen = false;
   /** Parallel requests that queue: this request was sent while another was answering, and said
    * nothing until that one had finished, waiting far longer than the quickest start seen (and
-   * long in absolute terms: jitter of a few milliseconds is not a queue). */
+   * long in absolute terms: jitter of a few milliseconds is not a queue), then spoke soon after
+   * that one's end. */
   const noteFirstToken = (a: Attempt) => {
     if (a.firstTokenAt !== undefined || a.sentAt === undefined) return;
     const t = (a.firstTokenAt = performance.now());
@@ -137,9 +148,12 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     const others = [...attempts.values(), ...finished].filter((b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined && b.failed === undefined);
     // Revisions started while the draft streams mostly start while it (or another) still streams.
     if (others.some((b) => b.endedAt === undefined)) parallelSeen = true;
-    if (parallelSeen) return;
+    // A client that was itself too late to tell: no judgement either way.
+    if (parallelSeen || lag.maxSince(a.sentAt) > QUEUE_MS / 2) return;
     const ttft = Math.min(...others.map((b) => (b.firstTokenAt as number) - (b.sentAt as number)));
-    const queued = others.some((b) => b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t) && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
+    // Behind a queue, the first word comes about as soon after the other's end as a request that
+    // waited for nothing would say it; a starved client (a busy machine) hears everything late.
+    const queued = others.some((b) => b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t && t - b.endedAt <= ttft + QUEUE_MS) && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
     if (!queued) return;
     const endpoint = ctx.llm.endpoint ?? '';
     const seen = (queuedByEndpoint.get(endpoint) ?? 0) + 1;
