@@ -11,6 +11,7 @@ import { REPO_ROOT } from './retrieval/benchmark';
 import { DEVSET_RESULTS_FILE, devsetSummary, formatDevset, runDevsetBench, type DevsetSummary } from './retrieval/devset/report';
 import { summarize, type Part1Summary, type Part2Summary } from './summary';
 import { formatWebRule, runWebRuleBench, type WebRuleSummary } from './web-rule';
+import { runWebRuleDevset } from './web-rule-devset';
 import { formatManyTabs, type ManyTabsRow } from './extension/many-tabs-format';
 import { manyTabsPart } from './external';
 import { loadQuestions } from './questions';
@@ -29,6 +30,8 @@ export interface BenchReport {
   /** Retrieval on real tabs: the development set (bench/retrieval/devset; per question in bench/results/devset.json). */
   part3dev: { source: string; measured: boolean; summary?: DevsetSummary };
   part3web: { source: string; measured: boolean; summary?: WebRuleSummary };
+  /** The same on the development set, its 44 pages open as tabs. */
+  part3webDev: { source: string; measured: boolean; summary?: WebRuleSummary };
   part4: { source: string; measured: boolean; figures?: ExtensionFigures | Record<string, unknown> };
   part4tabs: { source: string; measured: boolean; rows?: ManyTabsRow[] };
   part5: SpeculationSummary;
@@ -187,6 +190,8 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
   const part3dev = dev ? { source: `bench/retrieval/devset; per question in ${relative(REPO_ROOT, DEVSET_RESULTS_FILE)}`, measured: true, summary: devsetSummary(dev) } : { source: 'skipped (--skip-retrieval)', measured: false };
   const web = o.skipRetrieval ? undefined : await runWebRuleBench(loadQuestions(100, o.steps, o.data), log);
   const part3web = web ? { source: 'bench/web-rule.ts', measured: true, summary: web.summary } : { source: 'skipped (--skip-retrieval)', measured: false };
+  const webDev = o.skipRetrieval ? undefined : await runWebRuleDevset(log);
+  const part3webDev = webDev ? { source: 'bench/web-rule-devset.ts', measured: true, summary: webDev.summary } : { source: 'skipped (--skip-retrieval)', measured: false };
   const p4 = extensionPart();
   const part4tabs = manyTabsPart();
   // The figures the issue asks for, picked out of the other benchmarks' results; their whole
@@ -202,6 +207,7 @@ export async function runBench(o: BenchOptions, log: (s: string) => void = conso
     part3,
     part3dev,
     part3web,
+    part3webDev,
     part4,
     part4tabs,
     part5: summarizeSpeculation(pipe.speculation, pipe.questions),
@@ -221,6 +227,7 @@ export function formatReport(r: BenchReport, perQuestion: boolean): string {
   out.push(`3. Retrieval\n${formatPart3(r.part3)}`);
   out.push(`3b. Retrieval on real tabs: the development set (44 pages open as tabs, the question as the query)\n${r.part3dev.summary ? formatDevset(r.part3dev.summary) : r.part3dev.source}`);
   out.push(`3c. What the information-flow rule costs (HotpotQA, ${r.part3web.summary?.questions ?? 0} questions: their paragraphs as the web, the draft's six thoughts; SECURITY.md)\n${r.part3web.summary ? formatWebRule(r.part3web.summary) : r.part3web.source}`);
+  out.push(`3c (dev set). The same on the development set (${r.part3webDev.summary?.questions ?? 0} questions, both parts: its 44 real pages as the web, and open as tabs; one draft step per answering page, written from its gold span)\n${r.part3webDev.summary ? formatWebRule(r.part3webDev.summary, 'with the 44 pages open as tabs') : r.part3webDev.source}`);
   out.push(`4. The extension in Chromium\n${formatPart4(r.part4)}`);
   out.push(`4b. As fast with a hundred tabs as with one (the extension in Chromium, part 1's latency model)\n${r.part4tabs.rows ? formatManyTabs(r.part4tabs.rows) : r.part4tabs.source}`);
   out.push(`5. Speculative revision against sequential (${r.options.speculationQuestions} questions, ${r.options.steps} steps, 0/1/3/6 of them changed by the model)\n${formatPart5(r.part5)}`);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { requestHostAccess } from '@/lib/browser/host-access';
 import type { ErrorCode, RunError, RunMode } from '@/lib/core/run';
 import type { MessageKey } from '@/lib/i18n/messages';
+import { AllowSitesButton } from './AllowSitesButton';
 import { useT, type T } from './i18n';
 import { OllamaCommand } from './setup/OllamaCommand';
 import { useHostAccess } from './use-host-access';
@@ -118,22 +118,7 @@ function AllowSites({ inForm }: { inForm?: boolean }) {
   }
   return (
     <div className="row">
-      <button
-        type="button"
-        className="primary"
-        onClick={() => {
-          setDeclined(false);
-          requestHostAccess().then(
-            (ok) => setDeclined(!ok),
-            (e: unknown) => {
-              console.warn('Ratify: site access request failed', e);
-              setDeclined(true);
-            },
-          );
-        }}
-      >
-        {t('accessAllow')}
-      </button>
+      <AllowSitesButton onDeclined={setDeclined} />
       {declined && (
         <span className="small" role="status">
           {t('accessDeclined')}

@@ -5,9 +5,9 @@
  * that stopped part-way says that Retry continues with them. (A model server that cannot be read
  * without access says so in its own error: ErrorNotice.) */
 import { useState } from 'react';
-import { requestHostAccess } from '@/lib/browser/host-access';
 import type { Run } from '@/lib/core/run';
 import { NO_SITE_ACCESS } from '@/lib/retrieval/tabs';
+import { AllowSitesButton } from './AllowSitesButton';
 import { useT } from './i18n';
 import { useHostAccess } from './use-host-access';
 
@@ -45,24 +45,7 @@ export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain(): void }
       <p className="small muted" data-testid="site-access-missed">
         {tabs > 0 && t('accessNotReadTabs', { n: tabs })} {pages > 0 && t('accessNotReadPages', { n: pages })}
       </p>
-      <button
-        type="button"
-        className="primary"
-        onClick={() => {
-          setDeclined(false);
-          // Called synchronously in the click: the permission prompt needs the user's gesture.
-          requestHostAccess().then(
-            (ok) => setDeclined(!ok),
-            // The browser refused to ask (no gesture, or a policy): shown like a refusal.
-            (e: unknown) => {
-              console.warn('Ratify: site access request failed', e);
-              setDeclined(true);
-            },
-          );
-        }}
-      >
-        {t('accessAllow')}
-      </button>
+      <AllowSitesButton onDeclined={setDeclined} />
       {declined && (
         <p className="small" role="status" data-testid="site-access-declined">
           {t('accessDeclined')}

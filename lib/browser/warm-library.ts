@@ -11,6 +11,8 @@ import { db } from '../store/db';
 import { createDexiePageCache } from '../store/page-cache';
 import { createBrowserPageReader } from './offscreen-reader';
 import { createBrowserTabsAdapter } from './tabs-adapter';
+import { watchHostAccess } from './host-access';
+import { watchSettings } from './settings-store';
 
 const recordsItem = storage.defineItem<WarmRecord[]>('session:warmTabs', { fallback: [] });
 
@@ -32,6 +34,11 @@ export function startReadingAhead(o: { settings(): Promise<Settings>; hostAccess
     if (info.status === 'complete' || info.url !== undefined || info.discarded !== undefined) warm.changed(tabId);
   });
   browser.tabs.onRemoved.addListener((tabId) => warm.removed(tabId));
-  void warm.warmAll().catch((e: unknown) => console.debug('Ratify: reading tabs ahead did not start', e));
+  const warmAll = () => void warm.warmAll().catch((e: unknown) => console.debug('Ratify: reading tabs ahead did not start', e));
+  warmAll();
+  // Tabs passed over while the rules kept them out (no access yet, private addresses, reading ahead
+  // off) are read once the rules let them in; access taken back forgets what was read.
+  watchHostAccess((granted) => (granted ? warmAll() : warm.clear()));
+  watchSettings(() => warmAll());
   return warm;
 }

@@ -20,8 +20,7 @@
  * claims already checked are kept and the others are checked. */
 import { LlmError } from '../llm/errors';
 import { changesText, isVerdict } from '../core/verdicts';
-import { stripMarkers } from './citations';
-import type { Chain, StepCaller, StepSettled } from './chain';
+import type { Chain, StepCaller } from './chain';
 import { extractPageClaims, type PageClaim } from './claims';
 import { isDone, stepsOfPart, type Ctx } from './context';
 import { buildCorrectedText } from './corrected-text';
@@ -33,8 +32,8 @@ import { pageCheckSent, pageCheckSettledOf, pageCheckStage, pageCheckVerdictOf, 
 import { reviseStep } from './step';
 import { searchPlanned } from './web-plan';
 import { toWebQuery } from '../core/flow';
-import type { GateDecision, PageContext, RunInput, StepState, TextOrigin, Verdict } from '../core/run';
-import { claimResults } from './verify';
+import type { GateDecision, PageContext, RunInput, StepState, TextOrigin } from '../core/run';
+import { claimResults, settledClaim } from './verify';
 
 /** Claims checked at once. Four keeps a page of twelve within a few model round trips without
  * flooding a local server (bench/README.md, part 6). */
@@ -42,19 +41,6 @@ export const CONCURRENCY = 4;
 
 /** What a claim whose check reply could not be read shows (the others go on). */
 export const UNREADABLE_CHECK_NOTE = 'The model\'s reply for this claim could not be read, so it was not checked.';
-
-function settledOf(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
-  const kept = !changesText(o.verdict);
-  return {
-    kept,
-    revised: !kept && o.corrected ? stripMarkers(o.corrected) : draft,
-    citations: o.citations,
-    sufficient: o.sufficient,
-    retryQuery: o.retryQuery,
-    verdict: o.verdict,
-    note: o.explanation || undefined,
-  };
-}
 
 function pageCaller(ctx: Ctx, page: PageContext | undefined): StepCaller {
   return {
@@ -88,11 +74,11 @@ function pageCaller(ctx: Ctx, page: PageContext | undefined): StepCaller {
             revised: typeof o.corrected === 'string' ? o.corrected : undefined,
             // The claim is committed (and marked) once its evidence, verdict and correction have
             // streamed; its explanation follows.
-            ...(settled ? { settled: settledOf({ ...settled, explanation: '', retryQuery: '' }, a.step.draft) } : {}),
+            ...(settled ? { settled: settledClaim({ ...settled, explanation: '', retryQuery: '' }, a.step.draft) } : {}),
           });
         },
       });
-      return { ...settledOf(out, a.step.draft), nextQueries: [], final: '' };
+      return { ...settledClaim(out, a.step.draft), nextQueries: [], final: '' };
     },
   };
 }

@@ -50,7 +50,7 @@ export function plannedQuery(step: StepState, question: string): string {
 async function roundOne(ctx: Ctx, chain: Chain, step: StepState, query: string): Promise<{ found: Passage[]; given: Passage[] }> {
   const k = Math.max(1, ctx.settings.passagesPerStep);
   const found = await chain.cache.get(query, 1, [], k * 2);
-  return { found, given: refine(found, `${query} ${step.draft}`, k) };
+  return { found, given: refine(found, { query, draft: step.draft, top: found }, k) };
 }
 
 /** Evidence found for the steps before the last, citable in the answer: the top passages of each
@@ -165,7 +165,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
       break;
     }
     all.push(...fresh);
-    const given = refine(all, `${query} ${step.draft}`, k);
+    const given = refine(all, { query, draft: step.draft, top: found }, k);
     ctx.emit({ type: 'passages', index, round, passages: given });
     if (!given.length) {
       stop = 'no-evidence';

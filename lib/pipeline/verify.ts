@@ -21,7 +21,8 @@ import { buildSources } from './sources';
 import { checkFinalStage, checkSettledOf, checkStage, stage, type StageSpec } from './stages';
 import type { ClaimResult, RunInput, StepState, Verdict } from '../core/run';
 
-function settledClaim(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
+/** A claim's check as a settled step (selections and pages alike). */
+export function settledClaim(o: { verdict: Verdict; corrected: string; explanation: string; citations: StepSettled['citations']; sufficient: boolean; retryQuery: string }, draft: string): StepSettled {
   const kept = !changesText(o.verdict);
   return {
     kept,

@@ -41,12 +41,22 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/** A text's identity within one index (one model): the store key adds the model. */
+const textId = (text: string): string => `${hashText(text)}:${text.length}`;
+
 export class DenseIndex {
+  /** Vectors by text id (one index, one model). */
   private vectors = new Map<string, Float32Array>();
-  /** Keys being embedded right now, so two callers never embed the same text twice. */
-  private pending = new Map<string, Promise<void>>();
+  /** Texts being looked up or embedded right now, each with the promise of its vector. A text is
+   * registered here synchronously by the first caller that wants it, before anything is awaited,
+   * so concurrent callers (the background call after reading tabs, parallel steps) wait for the
+   * same request instead of sending the text again. Removed when settled: a failed text can be
+   * asked for again. */
+  private inflight = new Map<string, Promise<void>>();
   /** Embedding requests made (the cache's effect is visible in tests and the trace). */
   calls = 0;
+  /** Texts sent to the endpoint, all requests together. */
+  textsSent = 0;
 
   private resolved?: Promise<string | undefined>;
   private modelName?: string;
@@ -67,65 +77,95 @@ export class DenseIndex {
     return this.modelName;
   }
 
-  keyOf(text: string): string {
-    return `${this.modelName ?? ''}\n${hashText(text)}:${text.length}`;
+  /** The persistent store's key: the model and the text's hash. */
+  private storeKey(id: string): string {
+    return `${this.modelName ?? ''}\n${id}`;
   }
 
   has(text: string): boolean {
-    return this.vectors.has(this.keyOf(text));
+    return this.vectors.has(textId(text));
   }
 
   vector(text: string): Float32Array | undefined {
-    return this.vectors.get(this.keyOf(text));
+    return this.vectors.get(textId(text));
   }
 
   /** Makes sure every text has a vector: from memory, then the store, then the endpoint in
-   * batches. Vectors of finished batches are kept even if a later batch fails. */
+   * batches. Each text is requested once however many callers want it at the same time; vectors
+   * of finished batches are kept even if a later batch fails. Texts another caller was fetching
+   * and failed to get (its request failed or was cancelled) are fetched again, once. */
   async ensure(texts: string[], signal?: AbortSignal): Promise<void> {
-    if (!(await this.model())) return;
+    const first = this.claim(texts, signal);
+    const own = Promise.allSettled(first.mine);
+    if (first.others.length) {
+      await Promise.allSettled(first.others);
+      const again = this.claim(texts, signal);
+      await Promise.all([...again.mine, ...again.others]);
+    }
+    // Every batch of this call has settled (none left running behind a failure) before it fails.
+    const failed = (await own).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Synchronously takes every text that has no vector and is not in flight, and starts fetching
+   * it: what this call fetches (`mine`) and what other callers are fetching (`others`). */
+  private claim(texts: string[], signal?: AbortSignal): { mine: Promise<void>[]; others: Promise<void>[] } {
+    const others = new Set<Promise<void>>();
     const want = new Map<string, string>();
-    const waits: Promise<void>[] = [];
     for (const t of texts) {
-      const k = this.keyOf(t);
-      if (this.vectors.has(k) || want.has(k)) continue;
-      const p = this.pending.get(k);
-      if (p) waits.push(p);
-      else want.set(k, t);
+      const id = textId(t);
+      if (this.vectors.has(id) || want.has(id)) continue;
+      const p = this.inflight.get(id);
+      if (p) others.add(p);
+      else want.set(id, t);
     }
-    if (want.size && this.o.store) {
-      const keys = [...want.keys()];
-      const got = await this.o.store.get(keys);
-      keys.forEach((k, i) => {
-        const v = got[i];
-        if (v) {
-          this.vectors.set(k, v);
-          want.delete(k);
-        }
-      });
-    }
+    const mine: Promise<void>[] = [];
+    if (!want.size) return { mine, others: [...others] };
     const size = Math.max(1, this.o.batchSize ?? 64);
     const entries = [...want.entries()];
+    const looked = this.lookUp([...want.keys()]);
     for (let i = 0; i < entries.length; i += size) {
       const batch = entries.slice(i, i + size);
-      const job = this.embedBatch(batch, signal);
-      for (const [k] of batch) this.pending.set(k, job);
-      waits.push(job);
+      const job = looked.then((found) => (found ? this.embedBatch(batch.filter(([id]) => !found.has(id)), signal) : undefined));
+      // Awaited by whoever wants these texts; a rejection is theirs to see, never unhandled.
+      job.catch(() => undefined);
+      for (const [id] of batch) this.inflight.set(id, job);
+      const done = () => {
+        for (const [id] of batch) if (this.inflight.get(id) === job) this.inflight.delete(id);
+      };
+      job.then(done, done);
+      mine.push(job);
     }
-    await Promise.all(waits);
+    return { mine, others: [...others] };
+  }
+
+  /** Vectors of `ids` from the persistent store into memory: the ids found, or undefined when
+   * the endpoint has no embeddings model (nothing to embed; ranking stays lexical). */
+  private async lookUp(ids: string[]): Promise<Set<string> | undefined> {
+    if (!(await this.model())) return undefined;
+    const found = new Set<string>();
+    if (!this.o.store) return found;
+    const got = await this.o.store.get(ids.map((id) => this.storeKey(id))).catch(() => ids.map(() => undefined));
+    ids.forEach((id, i) => {
+      const v = got[i];
+      if (v) {
+        this.vectors.set(id, v);
+        found.add(id);
+      }
+    });
+    return found;
   }
 
   private async embedBatch(batch: [string, string][], signal?: AbortSignal): Promise<void> {
-    try {
-      this.calls++;
-      const vecs = await this.o.embed(batch.map(([, t]) => t), signal);
-      if (vecs.length !== batch.length) throw new Error(`embeddings: expected ${batch.length} vectors, got ${vecs.length}`);
-      const fresh = batch.map(([k], i) => ({ key: k, vector: normalise(vecs[i] ?? []) }));
-      for (const e of fresh) this.vectors.set(e.key, e.vector);
-      // The store is a cache: failing to write it costs a recomputation later, nothing else.
-      await this.o.store?.put(fresh).catch(() => undefined);
-    } finally {
-      for (const [k] of batch) this.pending.delete(k);
-    }
+    if (!batch.length) return;
+    this.calls++;
+    this.textsSent += batch.length;
+    const vecs = await this.o.embed(batch.map(([, t]) => t), signal);
+    if (vecs.length !== batch.length) throw new Error(`embeddings: expected ${batch.length} vectors, got ${vecs.length}`);
+    const fresh = batch.map(([id], i) => ({ id, vector: normalise(vecs[i] ?? []) }));
+    for (const e of fresh) this.vectors.set(e.id, e.vector);
+    // The store is a cache: failing to write it costs a recomputation later, nothing else.
+    await this.o.store?.put(fresh.map((e) => ({ key: this.storeKey(e.id), vector: e.vector }))).catch(() => undefined);
   }
 
   /** The best `limit` of `pool` by cosine similarity to the query vector, with the similarity

@@ -4,12 +4,14 @@
  *  - query word pairs found adjacent in the passage;
  *  - pages named by the best passage found so far (feedback inside one search, for the bridge
  *    entity of a two-hop question), and in a later round, pages named by the seed passages;
- *  - the first two places taken as a pair (diversify.ts). */
+ *  - the first two places taken as a pair (diversify.ts);
+ *  - within a page, the passage holding the query's words close together first (proximity.ts). */
 import type { AnalyzedDoc, AnalyzedPassage } from './analyze';
 import { diversifyTop } from './diversify';
 import { lookupTerm, termCount } from './term-dict';
 import { namedBy, titleHits, type NamingSeq } from './title-match';
 import { tokenize, tokenizeCased } from './tokenize';
+import { ProximityScan, orderPagesByProximity } from './proximity';
 import type { Passage } from '../core/passage';
 import { DEFAULT_WEIGHTS, type RankWeights } from './weights';
 
@@ -249,6 +251,10 @@ export class PassageIndex {
       if (!m) pairs.set(a, (m = new Map()));
       m.set(b, (this.idf(a) + this.idf(b)) / 2);
     }
+    // The query's own words (not the seed's), by weight, for the proximity evidence.
+    const own = new Map<number, number>();
+    for (const t of qSeq) if (t >= 0 && this.df(t) > 0) own.set(t, this.idf(t));
+    const near = w.proximity > 0 && own.size > 1 ? new ProximityScan(own, Math.max(2, Math.round(w.proximityWindow))) : undefined;
     const seedTerms = new Set<number>();
     if (w.novelty > 0) for (const x of seedSeqs) for (let i = 0; i < x.seq.length; i++) seedTerms.add(x.seq[i]);
     const out: (ScoredPassage & { id: number })[] = cands.map((id) => {
@@ -278,6 +284,7 @@ export class PassageIndex {
       }
       return { passage: this.items[id].passage, score: s, id };
     });
+    if (near) orderPagesByProximity(out, this.docOf, (id) => near.share(this.items[id].seq) * w.proximity * maxBm);
     for (const id of touched) scores[id] = 0;
     const seedDocs = [...new Set(seedSeqs.map((x) => this.docList.findIndex((d) => d.url === x.doc)).filter((d) => d >= 0))];
     out.sort((x, y) => y.score - x.score);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../settings/schema';
 import { createMemoryTabs, type MemoryTab } from '../../test/harness/memory-tabs';
 import { createLibrary } from './library';
+import { createMemoryPageCache } from '../store/page-cache';
 import { readingOrder } from './tab-reading';
 
 const page = (id: number, url: string, title: string, text: string, extra: Partial<MemoryTab> = {}): MemoryTab => ({ id, url, title, page: { url, hash: `h${id}`, title, text, headings: [] }, ...extra });
@@ -37,5 +38,21 @@ describe('reading open tabs beside the gate and the draft, never in front of the
     const later = await library.retrieve({ query: 'Marie Curie Warsaw born', k: 4 });
     expect([...late.passages, ...later.passages].some((p) => p.tabId === 2)).toBe(true);
     expect(later.errors).toEqual([]);
+  });
+
+  it('the catalogue names the language of a tab read before (read ahead or by an earlier question) without waiting for it to be read again', async () => {
+    const url = 'https://musee.example/louvre';
+    const cache = createMemoryPageCache();
+    await cache.put({ url, hash: 'h1', title: 'Musée du Louvre', text: 'La pyramide de verre fut inaugurée en 1989.', headings: [], lang: 'fr', storedAt: Date.now() });
+    const tabs = [page(1, url, 'Musée du Louvre', 'La pyramide de verre fut inaugurée en 1989.', { delayMs: 800 }), page(2, 'https://new.example/', 'Never read', 'Nothing here yet.', { delayMs: 800 })];
+    const library = createLibrary({ search: DEFAULT_SETTINGS.search, privacy: DEFAULT_SETTINGS.privacy, pipeline: { passageChars: 400, passagesPerStep: 4 }, tabs: createMemoryTabs(tabs), providers: [], cache });
+    void library.prepare();
+    const t0 = Date.now();
+    const catalogue = await library.catalogue!();
+    expect(Date.now() - t0).toBeLessThan(400);
+    expect(catalogue.map((c) => [c.title, c.lang])).toEqual([
+      ['Musée du Louvre', 'fr'],
+      ['Never read', undefined],
+    ]);
   });
 });

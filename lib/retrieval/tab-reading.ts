@@ -108,10 +108,12 @@ export class TabReading {
     clearTimeout(timer);
   }
 
-  /** What the draft may know of the tabs without waiting for them to be read: titles, sites and,
-   * for those read already, languages (never their text). */
+  /** What the draft may know of the tabs without waiting for them to be read: titles, sites and
+   * languages (never their text). A language is the one found when the tab was read: by this run,
+   * or earlier (read ahead, or by an earlier question: the page cache, looked up, never read). */
   async catalogue(): Promise<CatalogueEntry[]> {
-    const tabs = await this.list();
-    return tabs.filter((t) => !this.o.policy.skipReason(t)).map((t) => catalogueEntry({ url: t.url, title: t.title, lang: this.langs.get(t.id) }, 'tab'));
+    const tabs = (await this.list()).filter((t) => !this.o.policy.skipReason(t));
+    const langs = await Promise.all(tabs.map(async (t) => (this.langs.has(t.id) ? this.langs.get(t.id) : (await this.o.cache?.get(t.url).catch(() => undefined))?.lang)));
+    return tabs.map((t, i) => catalogueEntry({ url: t.url, title: t.title, lang: langs[i] }, 'tab'));
   }
 }

@@ -42,6 +42,21 @@ describe('open tabs read ahead of questions', () => {
     expect(inner.reads).toEqual([]);
   });
 
+  it('a tab passed over while the rules kept it out is read once they let it in (access granted, a setting changed)', async () => {
+    const tabs = [tab(1, 'https://a.example/x', 'Alpha text.')];
+    const inner = createMemoryTabs(tabs);
+    let granted = false;
+    const warm = new WarmTabs({ inner, cache: createMemoryPageCache(), rules: async () => (granted ? rules : undefined), settleMs: 5 });
+    await warm.warmAll();
+    await warm.idle();
+    expect(inner.reads).toEqual([]);
+    granted = true;
+    await warm.warmAll(); // what the worker does when access is granted or the settings change
+    await warm.idle();
+    expect(inner.reads).toEqual([1]);
+    expect(warm.size).toBe(1);
+  });
+
   it('survives a stopped worker: the record is trusted and the text comes back from the page cache', async () => {
     const tabs = [tab(1, 'https://a.example/x', 'Alpha text.')];
     const inner = createMemoryTabs(tabs);

@@ -31,6 +31,11 @@ export interface RankWeights {
   /** Confidence floor for a title the query names as a phrase written with capitals, however
    * common its words are in the library (an idf from a few tabs misjudges names). */
   capsConf: number;
+  /** Within a page only (proximity.ts): bonus (× the best BM25 score) for the share of the
+   * query's word weight found within one window of `proximityWindow` content words of a passage
+   * (about a sentence); it orders the page's passages, never the pages. */
+  proximity: number;
+  proximityWindow: number;
 }
 
 export const DEFAULT_WEIGHTS: RankWeights = {
@@ -49,5 +54,8 @@ export const DEFAULT_WEIGHTS: RankWeights = {
   linkFrom: 1,
   titleShare: 0,
   capsConf: 0.5,
+  // Chosen on the development set's tuning part (bench/README.md).
+  proximity: 1,
+  proximityWindow: 20,
 };
 

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { dataBlocks, pipelineResponder } from '../harness/pipeline-responder.ts';
+import { pagesCached } from './page-cache.ts';
 
 test('an English question is answered from a French tab, through a query the model writes in French from the library catalogue', async ({ context, harness, configureForHarness, openPanel }) => {
   const louvre = await context.newPage();
@@ -24,6 +25,8 @@ test('an English question is answered from a French tab, through a query the mod
   await configureForHarness({});
 
   const panel = await openPanel();
+  // The tabs have been open a while, as a user's are: read ahead, so their languages are known.
+  await expect.poll(() => pagesCached(panel), { timeout: 15_000 }).toContain(harness.site.url('/articles/louvre.html'));
   const box = panel.getByRole('textbox', { name: 'Question' });
   await box.fill('In which year was the glass pyramid at the main entrance inaugurated?');
   await box.press('Enter');

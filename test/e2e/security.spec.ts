@@ -94,8 +94,9 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   await expect(answer.getByRole('link', { name: /garak link/ })).toHaveCount(0);
   // The model's revised step is shown as text, tags and all.
   await expect(panel.locator('.steps')).toContainText('<img src=x onerror=');
-  // The search result titled with HTML is listed under its literal title.
-  await expect(panel.locator('.passage[data-origin=web]', { hasText: 'Tomato care <img src=x onerror=' }).first()).toBeAttached();
+  // The search result titled with HTML is listed under its literal title, in the trace's list of
+  // what was read (whether one of its passages is among a step's few depends on the ranking).
+  await expect(panel.locator('[data-library-status]', { hasText: 'Tomato care <img src=x onerror=' }).first()).toBeAttached();
   await expectPanelInert(panel, extensionId);
 
   // ---- (b) verify a selection in the hostile page ----

@@ -6,7 +6,7 @@
  * it — and everything is checked where the user sees it, and used: the settings page, the
  * history, a thread reopened and continued, the page cache still there.
  */
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext } from '@playwright/test';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { EXTENSION_DIR, extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
 import { olderBuild, type OlderBuild } from './older-build.ts';
 import { ask, done } from './scenes.ts';
+import { pagesCached } from './page-cache.ts';
 
 const test = base.extend<object, { harness: Harness; older: OlderBuild }>({
   harness: [
@@ -41,24 +42,6 @@ async function runningManifest(context: BrowserContext): Promise<unknown> {
   return unlocalized(await worker.evaluate(() => chrome.runtime.getManifest() as unknown as Record<string, unknown>));
 }
 const manifestOf = async (dir: string) => unlocalized(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>);
-
-async function pagesCached(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const req = indexedDB.open('ratify');
-        req.onsuccess = () => {
-          const keys = req.result.transaction('pages').objectStore('pages').getAllKeys();
-          keys.onsuccess = () => {
-            req.result.close();
-            resolve((keys.result as string[]).sort());
-          };
-          keys.onerror = () => reject(keys.error);
-        };
-        req.onerror = () => reject(req.error);
-      }),
-  );
-}
 
 /** With the previous release: settings saved, site access allowed, two threads asked with an
  * article open. Returns what the checks after the update compare with. */

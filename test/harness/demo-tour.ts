@@ -42,7 +42,7 @@ export async function tour(o: { context: BrowserContext; worker: Worker; demo: P
   say(`   ${await finished(panel, 1)}.`);
   for (const claim of await panel.locator('.claims > li').all()) {
     const verdict = indent(await claim.locator('.verdict, [class*=verdict]').first().innerText().catch(() => ''));
-    const text = indent(await claim.locator('.claim-line > span').last().innerText());
+    const text = indent(await claim.locator('.claim-line .claim-text').innerText());
     const fix = (await claim.locator('.correction').count()) ? ` ${indent(await claim.locator('.correction').innerText())}` : '';
     say(`   • ${verdict ? `${verdict}: ` : ''}${text}${fix}`);
   }

@@ -9,7 +9,7 @@ import { createLlmClient } from '../../../lib/llm/client';
 import { startFakeLlm } from '../../../test/harness/fake-llm.ts';
 import { table } from '../../table';
 import { CATEGORIES, LEXICALLY_REACHABLE, loadQuestions, PARTS, type Category, type Part } from './dataset';
-import { evaluateBaseline, evaluateDevset, type DevsetEvaluation, type DevsetRankerOptions } from './evaluate';
+import { DRAFTS, evaluateBaseline, evaluateDevset, type DevsetEvaluation, type DevsetRankerOptions, type PipelinePathEvaluation } from './evaluate';
 import type { Metrics } from './metrics';
 import type { EmbedFn } from '../../../lib/retrieval/library';
 
@@ -41,6 +41,7 @@ export interface DevsetSummary {
   questions: DevsetBenchResult['questions'];
   embeddings?: string;
   runs: { ranker: string; parts: Record<Part, DevsetPartSummary> }[];
+  pipelinePath?: PipelinePathEvaluation[];
 }
 
 export function devsetSummary(r: DevsetBenchResult): DevsetSummary {
@@ -59,12 +60,14 @@ export interface DevsetBenchResult {
   /** What the hybrid runs' embeddings are, in words. */
   embeddings?: string;
   runs: DevsetRun[];
+  /** The pipeline path (retrieve 2k, refine to k) against retrieve(k), per ranker and part. */
+  pipelinePath?: PipelinePathEvaluation[];
 }
 
 async function bothParts(ranker: string, run: (p: Part) => Promise<DevsetEvaluation>): Promise<DevsetRun> {
   const parts = {} as DevsetRun['parts'];
   for (const p of PARTS) {
-    const { rows, part: _p, ranker: _r, ...rest } = await run(p);
+    const { rows, part: _p, ranker: _r, path: _path, ...rest } = await run(p);
     parts[p] = { ...rest, perQuestion: rows };
   }
   return { ranker, parts };
@@ -88,13 +91,19 @@ export async function runDevsetBench(opts: DevsetBenchOptions = {}): Promise<Dev
   const questions = Object.fromEntries(PARTS.map((p) => [p, Object.fromEntries(CATEGORIES.map((c) => [c, qs.filter((q) => q.part === p && q.category === c).length]))])) as DevsetBenchResult['questions'];
   const runs: DevsetRun[] = [];
   runs.push(await bothParts('BM25, 120-word chunks (baseline)', (p) => evaluateBaseline(p)));
-  runs.push(await bothParts('library, lexical', (p) => evaluateDevset(p, opts.ranker)));
+  const pipelinePath: PipelinePathEvaluation[] = [];
+  const withPath = async (p: Part, ranker: DevsetRankerOptions) => {
+    const e = await evaluateDevset(p, { ...ranker, pipeline: true });
+    pipelinePath.push(...(e.path ?? []));
+    return e;
+  };
+  runs.push(await bothParts('library, lexical', (p) => withPath(p, { ...opts.ranker })));
   let embeddings: string | undefined;
   if (opts.hybrid !== false) {
     embeddings = FAKE_EMBEDDINGS;
-    runs.push(await withFakeEmbeddings((embed) => bothParts('library, hybrid (fake embeddings)', (p) => evaluateDevset(p, { ...opts.ranker, embed }))));
+    runs.push(await withFakeEmbeddings((embed) => bothParts('library, hybrid (fake embeddings)', (p) => withPath(p, { ...opts.ranker, embed }))));
   }
-  const result: DevsetBenchResult = { date: new Date().toISOString(), questions, ...(embeddings ? { embeddings } : {}), runs };
+  const result: DevsetBenchResult = { date: new Date().toISOString(), questions, ...(embeddings ? { embeddings } : {}), runs, pipelinePath };
   if (opts.write !== false) {
     mkdirSync(dirname(DEVSET_RESULTS_FILE), { recursive: true });
     writeFileSync(DEVSET_RESULTS_FILE, devsetJson(result));
@@ -159,5 +168,15 @@ export function formatDevset(r: DevsetSummary): string {
     ),
   );
   const emb = r.embeddings ? `\nhybrid: ${r.embeddings}` : '';
-  return `questions: ${counts}\n${overall}\n\nby category\n${byCat}\n\nby words the question shares with the text around its answer (dataset.ts sharedWords)\n${reach}${emb}`;
+  const path = r.pipelinePath?.length ? `\n\n${formatPipelinePath(r.pipelinePath)}` : '';
+  return `questions: ${counts}\n${overall}\n\nby category\n${byCat}\n\nby words the question shares with the text around its answer (dataset.ts sharedWords)\n${reach}${path}${emb}`;
+}
+
+/** Gold in the k passages given to the model after refining, against retrieve(k). */
+export function formatPipelinePath(rows: PipelinePathEvaluation[]): string {
+  const k = rows[0]?.k ?? 4;
+  return `the pipeline path: gold among the ${k} passages a step is given (retrieve ${2 * k}, refine to ${k}) against retrieve(${k})\n${table(
+    ['ranker', 'part', `retrieve(${k})`, `retrieve(${2 * k})`, ...DRAFTS.map((d) => `given, draft = ${d}`)],
+    rows.map((x) => [x.ranker, String(x.part), f2(x.direct), f2(x.found), ...DRAFTS.map((d) => f2(x.given[d]))]),
+  )}`;
 }
