@@ -14,6 +14,8 @@ import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
 import { newChain, runChain, type Chain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
+import { DraftFeed } from './draft-feed';
+import { speculationOff } from './speculate';
 import { runGate } from './ask-gate';
 import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
@@ -98,6 +100,8 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
         total: a.total,
         draft: a.step.draft,
         later: a.later.map((s) => s.draft),
+        lean: a.lean,
+        rewriteLater: a.rewriteLater,
         query: a.query,
         round: a.round,
         finalRound: a.finalRound,
@@ -139,15 +143,21 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
 }
 
 /** Draft call: steps as structured output (no split call), streamed as readable text, each with
- * its query; a step's evidence is fetched as soon as its query has streamed. */
+ * its query; a step's evidence is fetched as soon as its query has streamed, and in a pipelined
+ * chain its text and query are fed to the revision as they complete (`chain.feed`). */
 async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string, catalogue?: CatalogueEntry[]): Promise<void> {
   const shown = new DeltaTracker();
   const k = Math.max(1, ctx.settings.passagesPerStep);
+  const feed = chain.feed;
   let fetched = 0;
   const items = (p: unknown): { step?: unknown; query?: unknown }[] => {
     const steps = (p as Record<string, unknown> | undefined)?.steps;
     return Array.isArray(steps) ? steps.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object') : [];
   };
+  // Read as the validated reply reads them: trimmed, a missing query made from the step's words.
+  const textOf = (s: { step?: unknown } | undefined) => (typeof s?.step === 'string' ? s.step.trim() : '');
+  const queryOf = (s: { step?: unknown; query?: unknown } | undefined) => (typeof s?.query === 'string' ? s.query.trim() : '') || (textOf(s) ? fallbackQuery(textOf(s), question) : '');
+  if (feed) feed.call.sentAt = performance.now();
   const out = await ctx.llm.json({
     ...stage('draft', draftStage),
     // The whole conversation: the gate saw only its network-safe part (flow.ts).
@@ -157,9 +167,11 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     signal: ctx.signal,
     onUsage: ctx.onUsage,
     onPartial: (p) => {
+      if (feed) feed.call.firstTokenAt ??= performance.now();
       const list = items(p);
-      // A step's query is complete once the next step has started.
-      for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(String(list[fetched]?.query ?? ''), k * 2);
+      // A step's text is complete once its query has started, its query once the next step has.
+      feed?.written(list.map((s, i) => ('query' in s || i < list.length - 1 ? textOf(s) : undefined)).slice(0, maxSteps), list.slice(0, Math.max(0, list.length - 1)).map(queryOf));
+      for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(queryOf(list[fetched]), k * 2);
       // Sub-questions draft in parallel: their streams would interleave, so only the single
       // question's draft streams; parts show up whole with their draft event.
       if (part !== undefined) return;
@@ -180,14 +192,42 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
   steps.forEach((s, i) => ctx.emit({ type: 'query', index: base + i, round: 1, query: s.query || fallbackQuery(s.step, question) }));
 }
 
+/** The draft, then the revision of its steps; in a pipelined chain the revision starts on the
+ * steps as they stream. */
+async function draftAndRevise(ctx: Ctx, chain: Chain, draftCall: () => Promise<void>): Promise<FinalOutput | undefined> {
+  if (!chain.pipelined) {
+    await draftCall();
+    return runChain(ctx, chain);
+  }
+  const feed = new DraftFeed(ctx.run().steps.reduce((m, s) => Math.max(m, s.index + 1), 0));
+  chain.feed = feed;
+  const revising = runChain(ctx, chain);
+  // Awaited below; when the draft fails, the revision stops on the feed's failure, moot.
+  revising.catch(() => undefined);
+  try {
+    await draftCall();
+  } catch (err) {
+    feed.call.failed = err;
+    feed.fail(err);
+    throw err;
+  } finally {
+    feed.call.endedAt = performance.now();
+  }
+  feed.end();
+  return revising;
+}
+
 /** One question through RAT: draft (unless resumed past it), the causal loop, and the answer.
  * With `part`, the answer is the sub-question's and is returned, not emitted. */
 async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number }): Promise<PartAnswer | undefined> {
   const single = opts.part === undefined;
   const catalogue = await libraryCatalogue(ctx);
-  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page, catalogue), streamFinal: single, verify: false });
-  if (!stepsOfPart(ctx.run(), opts.part).length) await draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context, catalogue);
-  let final: FinalOutput | undefined = await runChain(ctx, chain);
+  // A single question's steps are revised as the draft streams (sub-questions draft at the same
+  // time, and their steps are numbered only when each draft ends).
+  const pipelined = single && !speculationOff(ctx);
+  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page, catalogue), streamFinal: single, verify: false, pipelined });
+  const drafted = stepsOfPart(ctx.run(), opts.part).length > 0;
+  let final: FinalOutput | undefined = drafted ? await runChain(ctx, chain) : await draftAndRevise(ctx, chain, () => draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context, catalogue));
   if (!final) {
     // No final answer from the last step (no evidence for it, or resumed after it): compose one
     // from the revised steps.

@@ -9,11 +9,21 @@
  *   kept only if the prompt it was made from is exactly the one the sequential schedule would
  *   send, so every kept revision saw the revised versions of all earlier steps.
  *
+ * In a pipelined chain (a single question with speculation on), steps are revised while the
+ * draft still streams. A step whose earlier steps all stand gets a lean prompt: of what the draft
+ * wrote after it, only the next step's text (no later drafts, no step count), so the same prompt
+ * can be sent as soon as the next step's text has streamed, and checked once the draft has ended.
+ * If such a step changes, it writes the next step's query; the step after it sees every later
+ * draft and writes their queries whether or not it changes itself (still one query per later step
+ * written from the steps as they stand, and no call more than the chain that is not pipelined).
+ * Every other step sees the later drafts, and writes their queries if it changes.
+ *
  * What differs between the two modes is the step caller (the prompt and reply of one step). */
 import { LlmError } from '../llm/errors';
 import type { ChatMessage } from '../llm/types';
 import type { CitedSpan, AliasMap } from './citations';
 import { DONE_STATUSES, isDone, stepsOfPart, type Ctx } from './context';
+import type { DraftFeed } from './draft-feed';
 import { RetrievalCache } from './retrieval-cache';
 import { speculationOff, runSpeculative } from './speculate';
 import { reviseStep } from './step';
@@ -25,8 +35,13 @@ export interface StepCallArgs {
   position: number;
   total: number;
   step: StepState;
-  /** The steps after this one (their drafts matter: their queries may be rewritten). */
+  /** The steps after this one (their drafts matter: their queries may be rewritten); the next one
+   * alone in a lean prompt. */
   later: StepState[];
+  /** A lean prompt (see above): `later` is the next step alone, and `total` is not shown. */
+  lean: boolean;
+  /** The step before changed with a lean prompt: this one writes every later step's query. */
+  rewriteLater: boolean;
   /** The steps before this one, as they stand. */
   before: StepState[];
   query: string;
@@ -87,6 +102,19 @@ export interface Chain {
   streamFinal: boolean;
   verify: boolean;
   cache: RetrievalCache;
+  /** Lean prompts for steps whose earlier steps stand (see above). */
+  pipelined: boolean;
+  /** The draft, while it streams into this chain. */
+  feed?: DraftFeed;
+}
+
+/** The draft still streams: the steps known so far are none of them the last. */
+export function drafting(chain: Chain): boolean {
+  return !!chain.feed && !chain.feed.done;
+}
+
+export function isLastStep(chain: Chain, indices: number[], pos: number): boolean {
+  return !drafting(chain) && pos === indices.length - 1;
 }
 
 /** The last step's final output (answer or corrected passage), emitted by the caller after that
@@ -101,14 +129,16 @@ export function isBadOutput(err: unknown): boolean {
   return err instanceof LlmError && err.info.code === 'bad-output';
 }
 
-export function newChain(ctx: Ctx, c: Omit<Chain, 'cache'> & { origin?: PageContext }): Chain {
-  const { origin, ...rest } = c;
-  return { ...rest, cache: new RetrievalCache(ctx, origin) };
+export function newChain(ctx: Ctx, c: Omit<Chain, 'cache' | 'pipelined' | 'feed'> & { origin?: PageContext; pipelined?: boolean }): Chain {
+  const { origin, pipelined, ...rest } = c;
+  return { ...rest, pipelined: !!pipelined, cache: new RetrievalCache(ctx, origin) };
 }
 
 /** Revise the chain's steps in order, skipping those already done (resume). Returns the final
- * output when the last step's call produced it in this run. */
+ * output when the last step's call produced it in this run. Called before the draft has ended
+ * when the chain has a feed: then steps are revised as they stream. */
 export async function runChain(ctx: Ctx, chain: Chain): Promise<FinalOutput | undefined> {
+  if (drafting(chain)) return runSpeculative(ctx, chain, []);
   resumeQueries(ctx, chain);
   const indices = stepsOfPart(ctx.run(), chain.part).map((s) => s.index);
   const open = indices.filter((i) => !isDone(ctx.run().steps.find((s) => s.index === i) as StepState)).length;

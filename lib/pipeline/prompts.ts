@@ -181,6 +181,13 @@ export interface ReviseInput {
   draft: string;
   /** Drafts of the steps after this one, so their queries can be rewritten if this step changes. */
   later: string[];
+  /** A lean prompt (a pipelined chain, every earlier step standing): `later` is the next step alone
+   * and the step count is left out, so the prompt holds nothing the draft wrote after the next
+   * step and can be sent while the draft streams. */
+  lean?: boolean;
+  /** The step before this one changed but wrote the next step's query only (a lean prompt): this
+   * step writes the later steps' queries whether or not it changes. */
+  rewriteLater?: boolean;
   query: string;
   round: number;
   /** This is the last round allowed for this step. */
@@ -199,6 +206,14 @@ export interface ReviseInput {
 
 const LATER_QUERIES =
   '"nextQueries": only if this step changed ("kept" false), one short, specific web search query for each later step (shown below), in order, built from the question, the steps as they now stand including this one, and that step\'s draft; [] if the step was kept or there are no later steps.';
+const NEXT_QUERY =
+  '"nextQueries": only if this step changed ("kept" false), one short, specific web search query for the next step (shown below), built from the question, the steps as they now stand including this one, and the next step\'s draft; [] if the step was kept or there is no next step.';
+const ALL_LATER_QUERIES =
+  '"nextQueries": one short, specific web search query for each later step (shown below), in order, built from the question, the steps as they now stand including this one, and that step\'s draft, whether or not this step changed (the step before it changed, and the later steps\' queries were written before that).';
+
+function laterQueriesRule(x: ReviseInput): string {
+  return x.lean ? NEXT_QUERY : x.rewriteLater ? ALL_LATER_QUERIES : LATER_QUERIES;
+}
 
 export function roundRule(finalRound: boolean, what: string): string {
   return finalRound
@@ -235,7 +250,7 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
       '"kept": true if the evidence confirms the step or says nothing against it, so it stands as drafted; then "revised" is "". Otherwise "kept" is false and "revised" is the step rewritten to agree with the evidence: correct what the evidence contradicts, make vague parts specific, drop what is unsupported and doubtful. Write only this step, without citation markers.',
       '"citations": the evidence you relied on, each with its id (P1, P2, …) and "quote", a short span (at most 25 words) copied exactly from that passage. Cite nothing when the evidence did not help.',
       roundRule(x.finalRound, 'step'),
-      LATER_QUERIES,
+      laterQueriesRule(x),
       answerRule,
       queryLanguageRule(x.catalogue),
     ),
@@ -244,8 +259,8 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
       content:
         `Question: ${x.question}\n\n` +
         (x.before.length ? `Steps so far (fixed):\n${numbered(x.before)}\n\n` : '') +
-        `Current step: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nDraft of the current step: ${x.draft}\n` +
-        (x.later.length ? `Later steps (drafts):\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
+        `Current step: ${x.position}${x.lean ? '' : ` of ${x.total}`}${x.round > 1 ? ` (search round ${x.round})` : ''}\nDraft of the current step: ${x.draft}\n` +
+        (x.later.length ? `${x.lean ? 'Next step (draft)' : 'Later steps (drafts)'}:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
         `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${earlier}${pageBlock(x.page, 'The page the user is reading (context only)')}${catalogueBlock(x.catalogue)}`,
     },
   ];

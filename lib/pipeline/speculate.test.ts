@@ -1,15 +1,15 @@
 /** Speculative revision keeps RAT causal: property tests over random patterns of kept and changed
  * steps, with a scripted model whose every answer depends on the context it is given, against the
  * sequential schedule. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LlmRequest, Reply } from '../../test/harness/fake-llm.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LlmRequest, Reply, Responder } from '../../test/harness/fake-llm.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { executeRun } from './run';
 import { newRun } from './run-state';
 import { resetSpeculationPolicy } from './speculate';
 import { createMemoryLibrary } from '../../test/harness/memory-library';
-import type { Run } from '../core/run';
+import type { Run, RunEvent } from '../core/run';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite', 'emerald', 'feldspar'];
 const N = WORDS.length;
@@ -53,11 +53,15 @@ function contextModel(changed: boolean[], rounds: number[]) {
     await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 25)));
     if (req.stage !== 'revise') return base(req);
     const user = req.lastUser;
-    const m = /^Current step: (\d+) of \d+(?: \(search round (\d+)\))?/m.exec(user);
+    // "Current step: 2 of 6", or "Current step: 2" in a lean prompt (it shows the next step alone).
+    const m = /^Current step: (\d+)(?: of \d+)?(?: \(search round (\d+)\))?/m.exec(user);
     const i = Number(m?.[1]) - 1;
     const round = m?.[2] ? Number(m[2]) : 1;
     const before = numberedUnder(user, 'Steps so far (fixed):');
-    const later = numberedUnder(user, 'Later steps (drafts):');
+    const later = [...numberedUnder(user, 'Later steps (drafts):'), ...numberedUnder(user, 'Next step (draft):')];
+    // Queries for the later steps when the step changed, or when the prompt asks for them anyway
+    // (the step after the first changed one, in a pipelined chain).
+    const always = /whether or not this step changed/.test(req.system);
     const stale = before.some((b, j) => b !== exact[j]);
     const sufficient = round >= (rounds[i] ?? 1) || /search round 3/.test(user);
     const revised = stale ? `STALE step ${i + 1}` : changed[i] ? `Step ${i + 1} is revised <${h(before.join('|'))}>.` : '';
@@ -65,7 +69,9 @@ function contextModel(changed: boolean[], rounds: number[]) {
     const out: Record<string, unknown> = {
       kept,
       revised,
-      nextQueries: kept || !sufficient ? [] : later.map((l) => `${l} after ${h(revised)}`),
+      // A query depends on the later step's draft and the latest change before it, whichever
+      // step writes it.
+      nextQueries: (kept && !always) || !sufficient ? [] : later.map((l) => `${l} after ${h(revised || [...before].reverse().find((b, j) => b !== draftOf(before.length - 1 - j)) || '')}`),
       citations: [{ id: 'P1', quote: '' }],
       sufficient,
       retryQuery: sufficient ? '' : `${WORDS[i]} archive round ${round + 1}`,
@@ -83,18 +89,46 @@ afterAll(async () => {
   await world.close();
 });
 
-async function run(changed: boolean[], rounds: number[], speculate: boolean): Promise<{ run: Run; revises: number }> {
+interface Ran {
+  run: Run;
+  revises: number;
+  events: RunEvent[];
+  /** When the draft's steps reached the run (Date.now()), if they did. */
+  draftAt?: number;
+  /** The revise requests the server saw: arrival time and the step they were for (1-based). */
+  reviseRequests: { time: number; step: number }[];
+}
+
+async function run(changed: boolean[], rounds: number[], speculate: boolean, o: { model?: Responder; signal?: AbortSignal } = {}): Promise<Ran> {
   resetSpeculationPolicy();
-  world.server.setResponder(contextModel(changed, rounds));
+  world.server.setResponder(o.model ?? contextModel(changed, rounds));
   const before = world.server.chatRequests().length;
+  const events: RunEvent[] = [];
+  let draftAt: number | undefined;
   const r = await executeRun({
     run: newRun('p', 'ask', { text: 'What is in the mineral archive?' }, 0),
     llm: world.llm,
     library: createMemoryLibrary(DOCS),
     settings: pipelineSettings({ maxSteps: N, maxRounds: 2, speculate }),
-    emit: () => {},
+    signal: o.signal,
+    emit: (ev) => {
+      if (ev.type === 'draft') draftAt = Date.now();
+      events.push(ev);
+    },
   });
-  return { run: r, revises: world.server.chatRequests().slice(before).filter((q) => q.stage === 'revise').length };
+  const reviseRequests = world.server
+    .chatRequests()
+    .slice(before)
+    .filter((q) => q.stage === 'revise')
+    .map((q) => ({ time: q.time, step: Number(/^Current step: (\d+)/m.exec(userText(q.body))?.[1]) }));
+  return { run: r, revises: reviseRequests.length, events, draftAt, reviseRequests };
+}
+
+/** The last user message of a logged chat request's body. */
+function userText(body: unknown): string {
+  const messages = (body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? [];
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  return typeof last?.content === 'string' ? last.content : '';
 }
 
 /** What a user sees of a run: the steps, their evidence and citations, the answer, the sources. */
@@ -147,5 +181,88 @@ describe('speculative revision', () => {
     // A step that says it changed stops speculation on the steps after it before they are sent.
     expect(all.revises).toBeLessThanOrEqual(Math.floor(1.6 * (N + 2)) - 2);
     expect(all.run.steps.flatMap((s) => s.discarded ?? [])).toHaveLength(all.revises - N);
+  });
+});
+
+/** The draft streams at this pace (about 0.2 s for six steps), the revisions answer at once: a
+ * step can be revised while the steps after it are still being written. */
+const STREAMING = { firstTokenMs: 5, tokensPerSec: 600 };
+
+describe('revision while the draft streams', () => {
+  afterEach(() => world.server.setLatency({ firstTokenMs: 5 }));
+
+  const streamed = patterns.slice(0, 8);
+  it.each(streamed.map((p) => [p.changed.map((c) => (c ? 'C' : 'k')).join(''), p] as const))('%s: steps are revised before the draft ends, and the result equals the sequential schedule', async (_name, p) => {
+    world.server.setLatency(STREAMING);
+    const seq = await run(p.changed, p.rounds, false);
+    const spec = await run(p.changed, p.rounds, true);
+    expect(spec.run.steps.map((s) => s.revised)).toEqual(exactTexts(p.changed));
+    expect(outcome(spec.run)).toEqual(outcome(seq.run));
+    // Revised while the draft streamed: the requests were sent before the draft had ended.
+    const early = spec.reviseRequests.filter((q) => q.time < (spec.draftAt as number));
+    expect(early.length).toBeGreaterThan(0);
+    // The sequential schedule sends nothing before the draft has ended.
+    expect(seq.reviseRequests.every((q) => q.time >= (seq.draftAt as number))).toBe(true);
+    if (p.changed.every((c) => !c) && p.rounds.every((r) => r === 1)) {
+      // Every step stands: the revisions started early were all kept, none was asked twice.
+      expect(spec.revises).toBe(N);
+      expect(early.length).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('a draft that starts again with other text: the revision started on the first attempt is discarded and asked again', async () => {
+    world.server.setLatency(STREAMING);
+    // Step 1 changes, and writes step 2's query from step 2's draft: a revision kept from the
+    // first attempt would send step 2 a query about "chalk".
+    const changed = [true, false, false, false, false, false];
+    const model = contextModel(changed, Array(N).fill(1));
+    let drafts = 0;
+    const cutOff: Responder = async (req) => {
+      const reply = await model(req);
+      if (req.stage !== 'draft' || drafts++ > 0 || !('json' in reply)) return reply;
+      // The first attempt writes another step 2, and is cut off in step 4 (the client retries).
+      const first = reply.json as { steps: { step: string; query: string }[] };
+      const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? { step: 'Step 2 concerns chalk.', query: 'chalk' } : s)) });
+      return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[3]?.query as string) + 3 } };
+    };
+    const seq = await run(changed, Array(N).fill(1), false);
+    const spec = await run(changed, Array(N).fill(1), true, { model: cutOff });
+    expect(drafts).toBe(2);
+    expect(spec.run.status).toBe('done');
+    // Step 1 was sent on the first attempt (before the second draft request), and again.
+    const secondDraft = world.server.chatRequests().filter((q) => q.stage === 'draft').at(-1)?.time as number;
+    const step1 = spec.reviseRequests.filter((q) => q.step === 1);
+    expect(step1.length).toBe(2);
+    expect(step1[0]?.time).toBeLessThan(secondDraft);
+    expect(spec.events).toContainEqual({ type: 'speculation', index: 0, outcome: 'discarded', reason: 'context-changed' });
+    // What the user gets is the sequential schedule's on the draft that was kept.
+    expect(JSON.stringify(spec.run.steps)).not.toContain('chalk');
+    expect(outcome(spec.run)).toEqual(outcome(seq.run));
+  });
+
+  it('cancelled while the draft streams: the draft and the revisions in flight stop, nothing is committed', async () => {
+    world.server.setLatency({ firstTokenMs: 5, tokensPerSec: 60 });
+    const model = contextModel(Array(N).fill(false), Array(N).fill(1));
+    const ctrl = new AbortController();
+    let abortedAt = 0;
+    const inFlight: AbortSignal[] = [];
+    const hanging: Responder = (req) => {
+      if (req.stage === 'draft' || req.stage === 'revise') inFlight.push(req.signal);
+      if (req.stage !== 'revise') return model(req);
+      // The first revision sent while the draft streams: the user cancels.
+      if (!abortedAt) setTimeout(() => ((abortedAt = Date.now()), ctrl.abort()), 50);
+      return { fault: { kind: 'hang' } };
+    };
+    const r = await run([], [], true, { model: hanging, signal: ctrl.signal });
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    expect(r.run.status).toBe('cancelled');
+    expect(r.draftAt).toBeUndefined();
+    expect(r.run.steps).toEqual([]);
+    expect(r.events.some((e) => e.type === 'step-done' || e.type === 'speculation')).toBe(false);
+    // The server sees every request given up: the streaming draft and the hanging revision.
+    await new Promise((res) => setTimeout(res, 100));
+    expect(inFlight.length).toBeGreaterThanOrEqual(2);
+    expect(inFlight.filter((s) => !s.aborted)).toHaveLength(0);
   });
 });

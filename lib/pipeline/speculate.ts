@@ -5,10 +5,11 @@
  * revised (so the answer and citations are those of the sequential schedule); otherwise it is
  * discarded, and the trace says so. Which revisions are started ahead of time:
  *
- * 1. At the draft's end, the front step (the first not yet revised) and every later step but the
- *    last start at once, each assuming that the steps before it stand as drafted. The last step,
- *    the longest call (it writes the answer), waits until the front says it stands: a draft wrong
- *    from its first step wastes at most n − 2 calls.
+ * 1. The front step (the first not yet revised) and every later step but the last start at once,
+ *    each assuming that the steps before it stand as drafted: in a pipelined chain as soon as the
+ *    step has streamed (chain.ts; its prompt holds nothing written after it), else at the draft's
+ *    end. The last step, the longest call (it writes the answer), waits until the front says it
+ *    stands, and for the draft's end: a draft wrong from its first step wastes at most n − 2 calls.
  * 2. A step whose reply says it stands ("kept", its first field) lets every later step start.
  * 3. A step that says it changed discards the revisions started on its draft. Then, as soon as its
  *    revised text and its queries for the later steps have streamed, the later steps start again
@@ -16,13 +17,19 @@
  *    cautious step that changed), only the next step starts, cautiously, so a draft wrong in
  *    every step costs no more calls than the sequential schedule after the first.
  *
+ * Nothing is committed before the draft has ended: a revision started on a streamed step is kept
+ * only if its prompt equals the one the whole draft gives (the front's included; only those that
+ * assumed earlier steps stand are said to be speculative in the trace).
+ *
  * A server that answers one request at a time (parallel requests queue) or rate-limits them turns
  * speculation off for the rest of the worker's life. */
 import { LlmError } from '../llm/errors';
 import { applyEvent } from './run-state';
-import type { Chain, FinalOutput } from './chain';
-import { isDone, type Ctx } from './context';
-import { exactPromptKey, plannedQuery, reviseStep } from './step';
+import { drafting, isLastStep, type Chain, type FinalOutput } from './chain';
+import { isDone, raceAbort, stepsOfPart, type Ctx } from './context';
+import { withDraftedSteps, type CallTiming } from './draft-feed';
+import { startLagProbe, type LagProbe } from './lag-probe';
+import { exactPromptKey, laterRule, plannedQuery, reviseStep } from './step';
 import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from '../core/run';
 
 /** A wait this much longer than another request's start counts as queueing. */
@@ -55,44 +62,64 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-interface Attempt {
+interface Attempt extends CallTiming {
   pos: number;
   ctrl: AbortController;
   /** Forwarding to the run (the front step, or an accepted speculation). */
   live: boolean;
   /** Started on confirmed ground (see rule 3). */
   cautious: boolean;
+  /** Started while a step before it was not committed: it assumed what that step would be. */
+  assumed: boolean;
+  /** Its reply writes the later steps' queries whether or not it changes (step.ts laterRule). */
+  writes: boolean;
   buffer: RunEvent[];
   view: Run;
   key: Promise<string | undefined>;
   done: Promise<FinalOutput | undefined>;
-  /** What its reply said so far: whether the step stands, and if not its text and new queries. */
+  /** What its reply said so far: whether the step stands, and (if it changed, or `writes`) its
+   * text and the later steps' queries. */
   said?: boolean;
   ready?: { revised: string; queries: string[]; complete: boolean };
   ended: boolean;
-  /** When its request went out (its prompt was built), its first output came, it ended. */
-  sentAt?: number;
-  firstTokenAt?: number;
-  endedAt?: number;
-  failed?: unknown;
 }
 
+/** `indices`: the chain's steps in order; while the draft streams (chain.feed), empty at first and
+ * filled as steps are fed, then replaced by the draft's own. */
 export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]): Promise<FinalOutput | undefined> {
+  const lag = startLagProbe();
+  try {
+    return await speculate(ctx, chain, indices, lag);
+  } finally {
+    lag.stop();
+  }
+}
+
+async function speculate(ctx: Ctx, chain: Chain, indices: number[], lag: LagProbe): Promise<FinalOutput | undefined> {
   const attempts = new Map<number, Attempt>();
   const k = Math.max(1, ctx.settings.passagesPerStep);
-  const n = indices.length;
+  const feed = drafting(chain) ? chain.feed : undefined;
+  /** The run as the chain sees it: while the draft streams, with the steps fed so far. */
+  const base = (): Run => (feed && drafting(chain) ? feed.provisional(ctx.run()) : ctx.run());
   const stepIn = (run: Run, pos: number) => run.steps.find((s) => s.index === indices[pos]) as StepState;
-  const stepAt = (pos: number) => stepIn(ctx.run(), pos);
+  const stepAt = (pos: number) => stepIn(base(), pos);
   let off = false;
+  /** How many steps from the first can be started: while the draft streams, those whose query
+   * and next step's text are in (none of them the last). */
+  const startable = () => (feed && drafting(chain) ? feed.ready() : indices.length);
+  /** While the draft streams only a lean prompt can be built (its step is started on the steps
+   * before it standing; a step after a changed one waits for the whole draft). */
+  const buildable = (p: number, view: Run) => !drafting(chain) || (p < startable() && laterRule(chain, indices.slice(0, p).map((_, q) => stepIn(view, q)), false).lean);
 
-  // Every step's planned evidence, fetched at once: speculation will want it all.
-  indices.forEach((_, pos) => isDone(stepAt(pos)) || chain.cache.prefetch(plannedQuery(stepAt(pos), chain.question), k * 2));
-
+  /** Said in the trace once the step is in the run (while the draft streams, it is not yet). */
+  const held: RunEvent[] = [];
   const discard = (a: Attempt, reason: DiscardReason) => {
     if (attempts.get(a.pos) !== a || a.live) return;
     attempts.delete(a.pos);
     a.ctrl.abort();
-    ctx.emit({ type: 'speculation', index: indices[a.pos] as number, outcome: 'discarded', reason });
+    const ev: RunEvent = { type: 'speculation', index: indices[a.pos] as number, outcome: 'discarded', reason };
+    if (drafting(chain)) held.push(ev);
+    else ctx.emit(ev);
   };
   const discardAfter = (pos: number, reason: DiscardReason) => {
     for (const a of [...attempts.values()]) if (a.pos > pos) discard(a, reason);
@@ -105,17 +132,28 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     discardAfter(-1, reason === 'queueing' ? 'server-queues' : 'server-limits');
   };
 
-  const finished: Attempt[] = [];
+  /** Requests that have ended, and the draft's (with which the first revisions overlap). */
+  const finished: CallTiming[] = feed ? [feed.call] : [];
+  /** Two of the run's requests seen streaming at once: the server answers in parallel, and a slow
+   * start is a busy server (or a long prompt), not a queue. */
+  let parallelSeen = false;
   /** Parallel requests that queue: this request was sent while another was answering, and said
    * nothing until that one had finished, waiting far longer than the quickest start seen (and
-   * long in absolute terms: jitter of a few milliseconds is not a queue). */
+   * long in absolute terms: jitter of a few milliseconds is not a queue), then spoke soon after
+   * that one's end. */
   const noteFirstToken = (a: Attempt) => {
     if (a.firstTokenAt !== undefined || a.sentAt === undefined) return;
     const t = (a.firstTokenAt = performance.now());
     const wait = t - a.sentAt;
-    const others = [...attempts.values(), ...finished].filter((b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined);
+    const others = [...attempts.values(), ...finished].filter((b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined && b.failed === undefined);
+    // Revisions started while the draft streams mostly start while it (or another) still streams.
+    if (others.some((b) => b.endedAt === undefined)) parallelSeen = true;
+    // A client that was itself too late to tell: no judgement either way.
+    if (parallelSeen || lag.maxSince(a.sentAt) > QUEUE_MS / 2) return;
     const ttft = Math.min(...others.map((b) => (b.firstTokenAt as number) - (b.sentAt as number)));
-    const queued = others.some((b) => b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t) && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
+    // Behind a queue, the first word comes about as soon after the other's end as a request that
+    // waited for nothing would say it; a starved client (a busy machine) hears everything late.
+    const queued = others.some((b) => b.endedAt !== undefined && b.failed === undefined && (a.sentAt as number) < b.endedAt && b.endedAt < t && t - b.endedAt <= ttft + QUEUE_MS) && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
     if (!queued) return;
     const endpoint = ctx.llm.endpoint ?? '';
     const seen = (queuedByEndpoint.get(endpoint) ?? 0) + 1;
@@ -126,7 +164,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
   /** The run as it will stand before `pos` if every attempt before it is committed as it has said
    * so far; undefined while that is not known. */
   const projected = (pos: number): Run | undefined => {
-    let v = ctx.run();
+    let v = base();
     for (let p = 0; p < pos; p++) {
       const a = attempts.get(p);
       // Done, unless its attempt runs on (a step committed before its queries for the later steps).
@@ -137,10 +175,11 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
         if (isDone(stepIn(v, p))) continue;
         return undefined;
       }
-      if (a.said === false) {
+      if (a.said === false || a.writes) {
+        // Its reply writes the later steps' queries: they are known once written.
         if (!a.ready) return undefined;
         if (!a.live) for (const ev of a.buffer) v = applyEvent(v, ev);
-        if (stepIn(v, p).status !== 'revised') v = applyEvent(v, { type: 'step-done', index: indices[p] as number, revised: a.ready.revised, status: 'revised', citations: [] });
+        if (a.said === false && stepIn(v, p).status !== 'revised') v = applyEvent(v, { type: 'step-done', index: indices[p] as number, revised: a.ready.revised, status: 'revised', citations: [] });
         a.ready.queries.forEach((q, i) => indices[p + 1 + i] !== undefined && q.trim() && (v = applyEvent(v, { type: 'query', index: indices[p + 1 + i] as number, round: 1, query: q.trim() })));
       }
       // Said it stands, or not said yet and assumed to (a cautious attempt stops the walk below).
@@ -151,27 +190,31 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
   /** Start what the rules allow, after anything an attempt has just said. */
   const tick = () => {
     if (off || ctx.signal.aborted) return;
+    const n = startable();
     for (let p = 0; p < n; p++) {
       if (isDone(stepAt(p))) continue;
       const a = attempts.get(p);
       if (a) {
-        if (a.said === true) continue;
-        if (a.said === undefined && !a.cautious) continue; // assumed to stand
-        if (a.said === false && a.ready && (a.ready.complete || (a.cautious && a.ready.queries.length > 0))) {
-          // Rule 3: start again after a step that changed.
-          const next = p + 1;
-          if (next < n && !attempts.has(next)) {
-            const view = projected(next);
-            if (view) attempts.set(next, launch(next, a.cautious, view));
-          }
-          if (a.cautious) return;
-          continue;
+        if (!a.writes && a.said !== false) {
+          if (a.said === true || !a.cautious) continue; // stands, or assumed to
+          return; // its verdict is not known yet
         }
-        return; // its verdict is not known yet
+        // It writes the later steps' queries (it changed, or its prompt asks for them anyway).
+        if (!a.ready || !(a.ready.complete || (a.cautious && a.ready.queries.length > 0))) return;
+        // Rule 3: start again after a step that changed (or go on after one that stands).
+        const changed = a.said === false;
+        const next = p + 1;
+        if (next < n && !attempts.has(next)) {
+          const view = projected(next);
+          if (view && buildable(next, view)) attempts.set(next, launch(next, a.cautious && changed, view));
+        }
+        // Partial queries start the next step only (its own query is among them).
+        if ((a.cautious && changed) || !a.ready.complete) return;
+        continue;
       }
       // Rule 2: everything before p stands (or is assumed to): start p.
       const view = projected(p);
-      if (!view) return;
+      if (!view || !buildable(p, view)) return;
       attempts.set(p, launch(p, false, view));
     }
   };
@@ -181,7 +224,9 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     const onAbort = () => ctrl.abort();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     const key = deferred<string | undefined>();
-    const a: Attempt = { pos, ctrl, live, cautious, buffer: [], view, key: key.promise, done: Promise.resolve(undefined), ended: false };
+    const assumed = indices.slice(0, pos).some((_, p) => !isDone(stepAt(p)));
+    const { rewriteLater: writes } = laterRule(chain, indices.slice(0, pos).map((_, p) => stepIn(view, p)), isLastStep(chain, indices, pos));
+    const a: Attempt = { pos, ctrl, live, cautious, assumed, writes, buffer: [], view, key: key.promise, done: Promise.resolve(undefined), ended: false };
     const sctx: Ctx = {
       ...ctx,
       signal: ctrl.signal,
@@ -231,15 +276,62 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
     return a;
   };
 
-  // Rule 1: the front, and every later step but the last, at once.
-  const first = indices.findIndex((_, p) => !isDone(stepAt(p)));
-  if (first >= 0 && !off) {
-    attempts.set(first, launch(first, true, ctx.run(), true));
-    for (let p = first + 1; p < n - 1; p++) if (!isDone(stepAt(p))) attempts.set(p, launch(p, false, ctx.run()));
+  /** Rule 1: the front, and every later step but the last, at once (or as soon as they have
+   * streamed); the front is forwarded to the run at once if the draft is whole. */
+  const launchAhead = () => {
+    if (off || ctx.signal.aborted) return;
+    const front = indices.findIndex((_, p) => !isDone(stepAt(p)));
+    if (front < 0) return;
+    const end = drafting(chain) ? startable() : indices.length - 1;
+    for (let p = front; p < end; p++) {
+      const a = attempts.get(p);
+      // Past a step whose reply rewrites the later queries, rule 3 decides (tick).
+      if (a && (a.said === false || a.writes)) return;
+      if (isDone(stepAt(p)) || a) continue;
+      const view = projected(p);
+      if (!view || !buildable(p, view)) return;
+      attempts.set(p, launch(p, p === front, view, p === front && !drafting(chain)));
+    }
+  };
+
+  if (feed) {
+    const stopListening = feed.listen(() => {
+      if (feed.failed) return;
+      if (!feed.done) {
+        // A step has streamed: it joins the chain.
+        for (let i = indices.length; i < feed.steps.length; i++) indices.push(feed.base + i);
+        launchAhead();
+        tick();
+        return;
+      }
+      // The draft has ended (before anyone awaiting it goes on): the chain is the draft's steps,
+      // and each revision started on the stream sees them all.
+      indices.splice(0, indices.length, ...stepsOfPart(ctx.run(), chain.part).map((s) => s.index));
+      for (const ev of held.splice(0)) if (ctx.run().steps.some((s) => 'index' in ev && s.index === ev.index)) ctx.emit(ev);
+      for (const a of [...attempts.values()]) {
+        if (a.pos >= indices.length) discard(a, 'context-changed');
+        else a.view = withDraftedSteps(a.view, ctx.run(), chain.part);
+      }
+    });
+    try {
+      await raceAbort(feed.ended, ctx.signal);
+    } catch (err) {
+      // The draft failed or the run was cancelled: nothing started on it may go on.
+      off = true;
+      for (const a of attempts.values()) a.ctrl.abort();
+      throw err;
+    } finally {
+      stopListening();
+    }
   }
 
+  // Every step's planned evidence, fetched at once: speculation will want it all.
+  indices.forEach((_, pos) => isDone(stepAt(pos)) || chain.cache.prefetch(plannedQuery(stepAt(pos), chain.question), k * 2));
+  launchAhead();
+  tick();
+
   let final: FinalOutput | undefined;
-  for (let pos = 0; pos < n; pos++) {
+  for (let pos = 0; pos < indices.length; pos++) {
     if (isDone(stepAt(pos))) continue;
     let a = attempts.get(pos);
     if (a && !a.live) {
@@ -248,7 +340,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
         a.live = true;
         for (const ev of a.buffer) ctx.emit(ev);
         a.buffer = [];
-        ctx.emit({ type: 'speculation', index: indices[pos] as number, outcome: 'accepted' });
+        if (a.assumed) ctx.emit({ type: 'speculation', index: indices[pos] as number, outcome: 'accepted' });
       } else {
         discard(a, 'context-changed');
         a = undefined;

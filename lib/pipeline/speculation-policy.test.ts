@@ -36,6 +36,38 @@ describe('when to speculate', () => {
     expect(r.steps.filter((s) => s.speculative)).toHaveLength(3);
   });
 
+  it('a server that serves requests in parallel but starts long prompts slowly: not taken for a queue', async () => {
+    // Revisions (long prompts) take ~0.7 s to start, the draft (short) ~0.1 s: revisions sent
+    // while the draft streams start after others have ended, and each waited far longer than the
+    // draft did, as behind a queue. But they start while the draft still streams.
+    world = await startWorld({ ...scenario, steps: [...scenario.steps, ...scenario.steps.map((s) => `${s} Again.`)] }, { latency: { firstTokenMs: 50, tokensPerSec: 60, inputTokensPerSec: 1000 } });
+    const r = await executeRun({ run: newRun('s', 'ask', { text: 'What does the archive hold?' }, 0), llm: world.llm, library: createMemoryLibrary(DOCS), settings: pipelineSettings({ maxSteps: 8 }), emit: () => {} });
+    expect(r.status).toBe('done');
+    expect(r.speculationOff).toBeUndefined();
+    expect(r.steps.filter((s) => s.discarded?.length)).toHaveLength(0);
+  });
+
+  it('a client short of CPU, which hears every reply late and in bursts, does not take the server for a queue', async () => {
+    world = await startWorld(scenario, { latency: { firstTokenMs: 100, tokensPerSec: 2000 } });
+    const busy = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    let stalls = 0;
+    const r = await executeRun({
+      run: newRun('s', 'ask', { text: 'What does the archive hold?' }, 0),
+      llm: world.llm,
+      library: createMemoryLibrary(DOCS),
+      settings: pipelineSettings({ maxSteps: 4 }),
+      // The worker is blocked for 0.8 s at a time while the revisions are answered.
+      emit: (ev) => {
+        if (ev.type === 'step-started' && stalls++ < 4) busy(800);
+      },
+    });
+    expect(r.status).toBe('done');
+    expect(r.speculationOff).toBeUndefined();
+  });
+
   it('a local server that answers one request at a time: detected, turned off, said, and remembered', async () => {
     world = await startWorld(scenario, { latency: { firstTokenMs: 300, tokensPerSec: 400 } });
     proxy = await startQueueingProxy(world.server.baseURL);

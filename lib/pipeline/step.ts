@@ -8,7 +8,7 @@ import { LlmError } from '../llm/errors';
 import type { Passage } from '../core/passage';
 import { backedVerdict } from '../core/verdicts';
 import { aliasPassages, validateCitations, type AliasMap } from './citations';
-import type { Chain, FinalOutput, StepCallArgs, StepCallResult, StepSettled } from './chain';
+import { isLastStep, type Chain, type FinalOutput, type StepCallArgs, type StepCallResult, type StepSettled } from './chain';
 import { isDone, type Ctx } from './context';
 import { fallbackQuery } from './prompts';
 import { refine } from './refine';
@@ -26,8 +26,9 @@ export interface StepHooks {
   onPrompt?(key: string): void;
   /** Whether the step stands as drafted, as soon as the model has said so. */
   onKept?(kept: boolean): void;
-  /** A step that changed: its revised text and the queries for the later steps streamed so far
-   * (complete once the model has moved on to its citations). */
+  /** A step whose reply writes the later steps' queries (it changed, or its prompt asks for them
+   * anyway): its text as revised and the queries streamed so far (complete once the model has
+   * moved on). */
   onReady?(ready: { revised: string; queries: string[]; complete: boolean }): void;
 }
 
@@ -75,18 +76,31 @@ async function earlierEvidence(ctx: Ctx, chain: Chain, indices: number[], pos: n
   return { earlier, earlierFocus };
 }
 
-/** Everything the step's call depends on, from the run as this step sees it. */
+/** How the step's prompt treats the steps after it (chain.ts), from the steps before it as they
+ * stand: lean while all stand in a pipelined chain; right after the first of them that changed
+ * (which wrote the next step's query only), every later query is written again. */
+export function laterRule(chain: Chain, before: StepState[], isLast: boolean): { lean: boolean; rewriteLater: boolean } {
+  const first = before.findIndex((s) => s.status === 'revised');
+  return { lean: chain.pipelined && first < 0, rewriteLater: chain.pipelined && !isLast && first >= 0 && first === before.length - 1 };
+}
+
+/** Everything the step's call depends on, from the run as this step sees it. While the draft
+ * streams, `indices` holds the steps written so far, none of them the last, and only a lean
+ * prompt can be built (it shows the next step alone). */
 export async function stepArgs(ctx: Ctx, chain: Chain, indices: number[], pos: number, o: { query: string; round: number; given: Passage[] }): Promise<StepCallArgs> {
   const index = indices[pos] as number;
-  const isLast = pos === indices.length - 1;
+  const isLast = isLastStep(chain, indices, pos);
   const maxRounds = Math.max(1, ctx.settings.maxRounds);
+  const before = indices.slice(0, pos).map((i) => stepAt(ctx, i));
+  const rule = laterRule(chain, before, isLast);
   return {
     index,
     position: pos + 1,
     total: indices.length,
     step: stepAt(ctx, index),
-    later: indices.slice(pos + 1).map((i) => stepAt(ctx, i)),
-    before: indices.slice(0, pos).map((i) => stepAt(ctx, i)),
+    later: indices.slice(pos + 1, rule.lean ? pos + 2 : undefined).map((i) => stepAt(ctx, i)),
+    ...rule,
+    before,
     query: o.query,
     round: o.round,
     finalRound: o.round === maxRounds,
@@ -112,8 +126,8 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
   const k = Math.max(1, ctx.settings.passagesPerStep);
   const index = indices[pos] as number;
   const step = stepAt(ctx, index);
-  const isLast = pos === indices.length - 1;
-  const laterIdx = indices.slice(pos + 1);
+  // While the draft streams, `indices` grows; the later steps are read from it once it is whole.
+  const isLast = isLastStep(chain, indices, pos);
 
   ctx.emit({ type: 'step-started', index });
   let query = step.queries.find((q) => q.round === 1)?.query || '';
@@ -122,14 +136,15 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
     ctx.emit({ type: 'query', index, round: 1, query });
   }
   // The next step's evidence is probably its planned query's: fetch it while this step runs.
-  const next = laterIdx[0] !== undefined ? stepAt(ctx, laterIdx[0]) : undefined;
+  const next = !isLast && indices[pos + 1] !== undefined ? stepAt(ctx, indices[pos + 1]) : undefined;
   if (next) chain.cache.prefetch(plannedQuery(next, chain.question), k * 2);
 
   /** Emits the step's step-done from a settled reply (again only if a final reply differs from
    * the one committed early, e.g. after a repair round). */
   let early: Committed | undefined;
+  let rewrites = false;
   const commit = (out: StepSettled, aliases: AliasMap, why: StopReason): Committed => {
-    const c = settle(chain, step, out, aliases, why, laterIdx.length > 0);
+    const c = settle(chain, step, out, aliases, why, !isLast, rewrites);
     if (early && JSON.stringify(early.event) === JSON.stringify(c.event)) return early;
     for (const d of c.dropped) ctx.emit({ type: 'citation-dropped', index, passageId: d.passageId, reason: d.reason });
     ctx.emit(c.event);
@@ -157,6 +172,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
       break;
     }
     const args = await stepArgs(ctx, chain, indices, pos, { query, round, given });
+    rewrites = args.rewriteLater;
     const messages = chain.caller.prompt(args);
     if (round === 1) hooks.onPrompt?.(promptKey(messages));
     const revTrack = new DeltaTracker();
@@ -190,7 +206,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
         const whole = p.queriesDone ? qs : qs.slice(0, -1);
         for (; prefetched < whole.length; prefetched++) chain.cache.prefetch(whole[prefetched] ?? '', k * 2);
         // The revised text is complete once the queries have started.
-        if (round === 1 && p.kept === false && p.nextQueries !== undefined && p.settled?.revised) hooks.onReady?.({ revised: p.settled.revised, queries: whole, complete: !!p.queriesDone });
+        if (round === 1 && (p.kept === false || args.rewriteLater) && p.nextQueries !== undefined && p.settled && (p.settled.revised || p.kept)) hooks.onReady?.({ revised: p.settled.revised || step.draft, queries: whole, complete: !!p.queriesDone });
         // Committed as soon as everything it rests on has streamed, before the later steps'
         // queries: the step is shown done while they are written.
         if (!early && p.settled && (p.settled.sufficient || args.finalRound)) {
@@ -208,7 +224,7 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
       throw err;
     }
     if (!keptSaid) hooks.onKept?.(out.kept);
-    if (round === 1 && !out.kept && out.revised) hooks.onReady?.({ revised: out.revised, queries: out.nextQueries, complete: true });
+    if (round === 1 && ((!out.kept && out.revised) || args.rewriteLater)) hooks.onReady?.({ revised: (!out.kept && out.revised) || step.draft, queries: out.nextQueries, complete: true });
     if (markers) {
       const f = markers.flush();
       if (f) ctx.emit({ type: 'answer-delta', text: f });
@@ -236,7 +252,10 @@ export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos:
   // A changed step rewrites the later steps' queries (causal queries); one that stands leaves the
   // planned ones, which were written from the same context. The step stays "pending" until then,
   // so a run resumed in between revises it again rather than use stale queries.
-  if (done.pending) ctx.emit({ type: 'next-queries', index, queries: best.out.nextQueries.flatMap((q, i) => (laterIdx[i] !== undefined && q.trim() ? [{ index: laterIdx[i] as number, query: q.trim() }] : [])) });
+  if (done.pending) {
+    const laterIdx = indices.slice(pos + 1);
+    ctx.emit({ type: 'next-queries', index, queries: best.out.nextQueries.flatMap((q, i) => (laterIdx[i] !== undefined && q.trim() ? [{ index: laterIdx[i] as number, query: q.trim() }] : [])) });
+  }
   // An answer written while the model still wanted more evidence is not final.
   if (isLast && best.out.final && (best.out.sufficient || best.finalRound || stop !== 'max-rounds')) return { raw: best.out.final, aliases: new Map([...best.aliases, ...best.earlier]), index };
   return undefined;
@@ -249,8 +268,9 @@ interface Committed {
   pending: boolean;
 }
 
-/** The step-done a settled reply gives: validated citations, a verdict only with evidence. */
-function settle(chain: Chain, step: StepState, out: StepSettled, aliases: AliasMap, stop: StopReason, hasLater: boolean): Committed {
+/** The step-done a settled reply gives: validated citations, a verdict only with evidence. The
+ * later steps' queries are pending if it changed, or if its prompt asked for them anyway. */
+function settle(chain: Chain, step: StepState, out: StepSettled, aliases: AliasMap, stop: StopReason, hasLater: boolean, rewrites: boolean): Committed {
   const { valid, dropped } = validateCitations(out.citations, aliases);
   const citations = valid.map((v) => v.passage.id);
   const quotes: Record<string, string> = {};
@@ -261,7 +281,7 @@ function settle(chain: Chain, step: StepState, out: StepSettled, aliases: AliasM
   const revised = downgraded || out.kept || !out.revised ? step.draft : out.revised;
   const changed = normText(revised) !== normText(step.draft);
   const note = chain.verify ? (downgraded ? UNBACKED_NOTE : out.note) : stop === 'sufficient' || stop === 'max-rounds' ? undefined : stopNote(stop);
-  const pending = changed && hasLater;
+  const pending = (changed || rewrites) && hasLater;
   return {
     dropped,
     pending,

@@ -130,7 +130,7 @@ export function gullibleResponder(sc: PipelineScenario = {}): Gullible {
       case 'check': {
         const finalRound = !/"sufficient": true when/.test(req.system);
         if (!finalRound) Object.assign(json, query ? { sufficient: false, retryQuery: query } : { sufficient: true, retryQuery: '' });
-        const later = (req.lastUser.split(/Later steps \(drafts\):|Later claims:/)[1] ?? '').split('\n').filter((l) => /^\d+\. /.test(l)).length;
+        const later = (req.lastUser.split(/Later steps \(drafts\):|Next step \(draft\):|Later claims:/)[1] ?? '').split('\n').filter((l) => /^\d+\. /.test(l)).length;
         if (later) {
           if (stageOf(req) === 'revise') Object.assign(json, { kept: false, revised: `${String(json.revised || 'Marie Curie won the Nobel Prize')} (updated)`, nextQueries: Array(later).fill(query) });
           else Object.assign(json, { verdict: 'corrected', corrected: String(json.corrected || 'Marie Curie won the Nobel Prize'), nextQueries: Array(later).fill(query) });

@@ -236,11 +236,14 @@ function listUnder(text: string, heading: string): string[] {
 }
 
 function revise(sc: PipelineScenario, system: string, user: string) {
-  const pos = /^Current step: (\d+) of (\d+)(?: \(search round (\d+)\))?/m.exec(user);
+  // "Current step: 2 of 6", or "Current step: 2" in a prompt that shows the next step alone.
+  const pos = /^Current step: (\d+)(?: of \d+)?(?: \(search round (\d+)\))?/m.exec(user);
   const step = pos ? Number(pos[1]) - 1 : 0;
-  const round = pos?.[3] ? Number(pos[3]) : 1;
+  const round = pos?.[2] ? Number(pos[2]) : 1;
   const draft = line(user, 'Draft of the current step') ?? '';
-  const later = listUnder(user, 'Later steps (drafts):');
+  const later = [...listUnder(user, 'Later steps (drafts):'), ...listUnder(user, 'Next step (draft):')];
+  // As the prompt asks: queries for the later steps when the step changed, or in any case.
+  const always = /whether or not this step changed/.test(system);
   const evidenceText = user.split('\n\nEvidence found for the earlier steps')[0] ?? user;
   const evidence = dataBlocks(evidenceText).filter((b) => b.attrs.id && b.attrs.origin);
   const facts = (sc.facts ?? []).filter((f) => f.step === undefined || f.step === step);
@@ -252,7 +255,7 @@ function revise(sc: PipelineScenario, system: string, user: string) {
   const kept = revised === draft;
   const citations = [...hits.map((h) => h.c as { id: string; quote: string }), ...(sc.bogusCitations ?? [])];
   const forNext = sufficient || finalRound;
-  const nextQueries = !kept && forNext ? later.map((d) => (sc.nextQuery ? sc.nextQuery(revised, d) : `${revised} ${d}`)) : [];
+  const nextQueries = (!kept || always) && forNext ? later.map((d) => (sc.nextQuery ? sc.nextQuery(revised, d) : `${revised} ${d}`)) : [];
   const retryQuery = forNext ? '' : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
   const out: Record<string, unknown> = { kept, revised: kept ? '' : revised, citations, sufficient, retryQuery, nextQueries };
   if (/This is the last step\./.test(system)) {
