@@ -82,13 +82,13 @@ describe('marks in the page DOM', () => {
     expect(doc.body.innerHTML).toBe(before);
   });
 
-  it('the same marks shown again (a run\'s last verdict, then its end) stay the same elements', () => {
+  it('the same marks shown again (a run\'s last verdict, then its end, in page order) stay the same elements', () => {
     const doc = page(HTML);
     const marks = createPageMarks(doc);
     const list = [mark('Marie Curie moved to Paris in 1891.'), mark('The tower is 300 metres tall.', 'refuted')];
     marks.show(list, { runId: 'r1' });
     const first = [...doc.querySelectorAll(MARK)];
-    expect(marks.show(list.map((m) => ({ ...m })), { runId: 'r1' })).toEqual({ shown: 2, missing: [] });
+    expect(marks.show(list.map((m) => ({ ...m })).reverse(), { runId: 'r1' })).toEqual({ shown: 2, missing: [] });
     expect([...doc.querySelectorAll(MARK)]).toEqual(first);
     expect(first.every((el) => el.isConnected)).toBe(true);
     // A verdict that changed is drawn again.

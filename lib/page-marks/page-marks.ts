@@ -97,13 +97,14 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
   });
   const observer = win?.MutationObserver ? new win.MutationObserver((records) => onPageChange(records)) : undefined;
 
-  /** What is drawn now: the same marks asked for again (a run's last verdict, then its end) are
-   * left as they are, so a tooltip being read or a mark being focused is not taken away. */
+  /** What is drawn now: the same marks asked for again (a run's last verdict, then its end, in
+   * another order) are left as they are, so a tooltip being read or a mark being focused is not taken away. */
   let drawn: { key: string; result: ShowMarksResult } | undefined;
 
   function show(input: PageMark[], options: ShowMarksOptions = {}): ShowMarksResult {
     const marks = sanitizeMarks(input);
-    const key = JSON.stringify([options.runId ?? null, options.language ?? null, marks.map((m) => [m.sentence, m.verdict])]);
+    // In any order: a page check's marks come in the order verdicts land, its end's in page order.
+    const key = JSON.stringify([options.runId ?? null, options.language ?? null, marks.map((m) => `${m.verdict}\n${m.sentence}`).sort()]);
     if (drawn?.key === key && shown.every((e) => e.els.every((el) => el.isConnected))) return drawn.result;
     clear();
     runId = typeof options.runId === 'string' ? options.runId : undefined;
