@@ -15,13 +15,14 @@ import { createLibrary } from '../lib/retrieval/library';
 import type { TabsAdapter } from '../lib/retrieval/tabs';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
 import { VERDICTS, type Verdict } from '../lib/core/verdicts';
-import { startFakeLlm, type Responder } from '../test/harness/fake-llm.ts';
+import type { Responder } from '../test/harness/fake-llm.ts';
 import { fixtureDocs } from '../test/harness/fixture-corpus.ts';
 import { pipelineResponder } from '../test/harness/pipeline-responder.ts';
 import type { BenchOptions } from './config';
 import { ARTICLE_CLAIMS, articleText } from './page-article';
 import { withSearchLatency } from './ratify-run';
 import { freshConnectionFetch } from './transport';
+import { startKeyedLlm } from './keyed-llm';
 
 export interface CheckMetrics {
   calls: number;
@@ -91,15 +92,7 @@ export async function runPageCheckBench(o: BenchOptions, log: (s: string) => voi
   const n = opts.claims ?? 12;
   const repeats = opts.repeats ?? 3;
   const budgets = opts.budgets ?? [4, 8, 12, 16, 20];
-  const responders = new Map<string, Responder>();
-  const server = await startFakeLlm({
-    latency: { firstTokenMs: l.firstTokenMs / x, tokensPerSec: l.outputTokensPerSec * x, inputTokensPerSec: l.inputTokensPerSec * x },
-    responder: (req) => {
-      const key = req.headers['x-bench-run'];
-      const r = typeof key === 'string' ? responders.get(key) : undefined;
-      return r ? r(req) : { fault: { kind: 'status', status: 404, message: `no responder for run ${String(key)}` } };
-    },
-  });
+  const { server, responders } = await startKeyedLlm(o);
 
   /** One run of the product's pipeline; `t0` is the click. */
   const run = async (key: string, mode: RunMode, input: RunInput, responder: Responder, settings: PipelineSettings, t0: number, acc: { calls: CallUsage[]; retrieves: { retrieves: number }; firstVerdict?: number }): Promise<Run> => {

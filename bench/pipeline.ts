@@ -14,13 +14,14 @@ import { splitPassages } from '../test/harness/memory-library';
 import { rankPassages } from '../lib/retrieval/rank';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
 import { resetSpeculationPolicy } from '../lib/pipeline/speculate';
-import { startFakeLlm, type Responder } from '../test/harness/fake-llm.ts';
+import type { Responder } from '../test/harness/fake-llm.ts';
 import { sleep, type BenchOptions, type LatencyModel } from './config';
 import { loadQuestions, type BenchQuestion } from './questions';
 import { questionLibrary, ratifyResponder, runRatify, type CallRecord, type LibraryKind, type RatifyRunResult } from './ratify-run';
 import { referenceRat } from './reference-rat';
 import { referenceResponder } from './reference-responder';
 import { freshConnectionFetch } from './transport';
+import { startKeyedLlm } from './keyed-llm';
 
 export interface RunMetrics {
   calls: number;
@@ -193,15 +194,7 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
   const l = o.latency;
   const x = o.speed;
   // One server, one responder per run: each run's client sends its key in a header.
-  const responders = new Map<string, Responder>();
-  const server = await startFakeLlm({
-    latency: { firstTokenMs: l.firstTokenMs / x, tokensPerSec: l.outputTokensPerSec * x, inputTokensPerSec: l.inputTokensPerSec * x },
-    responder: (req) => {
-      const key = req.headers['x-bench-run'];
-      const r = typeof key === 'string' ? responders.get(key) : undefined;
-      return r ? r(req) : { fault: { kind: 'status', status: 404, message: `no responder for run ${String(key)}` } };
-    },
-  });
+  const { server, responders } = await startKeyedLlm(o);
   const clientFor = (key: string, responder: Responder) => {
     responders.set(key, responder);
     const tagged = freshConnectionFetch({ 'x-bench-run': key });

@@ -53,33 +53,18 @@ export function runStore(database: RatifyDb = db()) {
 export type RunStore = ReturnType<typeof runStore>;
 
 export function summarize(r: Run): RunSummary {
+  const base = { id: r.id, threadId: threadOf(r), createdAt: r.createdAt, mode: r.mode, status: r.status, pageTitle: r.input.page?.title, sourceCount: r.sources.length };
   if (r.mode === 'page') {
     // A page check is listed by the page's title; its text is the whole article, not a question.
     const title = r.input.page?.title || r.input.page?.url || r.input.text.slice(0, 120);
     const claims = (r.claims ?? r.steps.map((s) => ({ claim: s.draft }))).map((c) => c.claim).join('\n');
     return {
-      id: r.id,
-      threadId: threadOf(r),
-      createdAt: r.createdAt,
-      mode: r.mode,
-      status: r.status,
+      ...base,
       text: title,
       haystack: [title, r.input.page?.url ?? '', claims.slice(0, 4000)].join('\n').toLowerCase(),
-      pageTitle: r.input.page?.title,
       ...(r.input.page?.url ? { pageUrl: r.input.page.url } : {}),
-      sourceCount: r.sources.length,
     };
   }
   const text = r.input.text.length > 300 ? r.input.text.slice(0, 300) + '…' : r.input.text;
-  return {
-    id: r.id,
-    threadId: threadOf(r),
-    createdAt: r.createdAt,
-    mode: r.mode,
-    status: r.status,
-    text,
-    haystack: [r.input.text, r.input.page?.title ?? '', (r.answer ?? r.corrected ?? '').slice(0, 2000)].join('\n').toLowerCase(),
-    pageTitle: r.input.page?.title,
-    sourceCount: r.sources.length,
-  };
+  return { ...base, text, haystack: [r.input.text, r.input.page?.title ?? '', (r.answer ?? r.corrected ?? '').slice(0, 2000)].join('\n').toLowerCase() };
 }
