@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { LlmSettings } from '../settings/schema';
 import type { RunError } from '../core/run';
+import { MARK } from '../core/prompt-sections';
 import { classifyLlmError, LlmError, looksLikeOllama } from './errors';
 import { BUILTIN_MODEL_ID, createBuiltinClient } from './builtin';
 import { capabilityKey, initialCapabilities, learnFromError, LIGHT_STAGES, memoryCapabilityStore, merge, thinkingAllowance, type Capabilities, type CapabilityStore, type ReasoningEffort } from './capabilities';
@@ -200,7 +201,7 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
 
 /** For endpoints without json_schema: the schema goes into the system message instead. */
 function withSchemaInPrompt(messages: ChatRequest['messages'], name: string, schema: JsonSchema): ChatRequest['messages'] {
-  const note = `\n\nReply with only one JSON object (no prose, no code fence) for the schema "${name}":\n${JSON.stringify(schema)}`;
+  const note = `\n\nReply with only one JSON object (no prose, no code fence) ${MARK.schema(name)}:\n${JSON.stringify(schema)}`;
   const i = messages.findIndex((m) => m.role === 'system');
   if (i < 0) return [{ role: 'system', content: note.trim() }, ...messages];
   return messages.map((m, j) => (j === i ? { ...m, content: m.content + note } : m));
