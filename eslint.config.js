@@ -82,7 +82,6 @@ const PENDING = [
 
   'tools/**',
 
-  'test/**',
 ];
 
 export default tseslint.config(

@@ -18,7 +18,8 @@
 import { GARDEN, injectionPage, loadInjectionPayloads } from '../harness/injection-payloads.ts';
 import { dataBlocks, pipelineResponder } from '../harness/pipeline-responder.ts';
 import type { ProxiedRequest } from '../harness/recording-proxy.ts';
-import { expect, expectPanelInert, hostileAnswer, isBrowserService, messagesOf, outsideData, pageWorld, PWNED, test, tooltip } from './security-audit.ts';
+import { expect, expectPanelInert, hostileAnswer, isBrowserService, messagesOf, outsideData, pageWorld, PWNED, test } from './security-audit.ts';
+import { PageMarks } from './pages/page-marks.ts';
 import { clickVerify } from './verify-click.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -133,16 +134,16 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   // In the page: marks by verdict; the tooltip names the verdict and nothing the model wrote (the
   // correction and explanation stay in the panel, out of the page's reach).
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
-  const mark = page.getByRole('button', { name: /^Ratify: Corrected\./ });
+  const marks = new PageMarks(page);
+  const mark = marks.mark('Corrected');
   await expect(mark).toBeVisible();
   await mark.scrollIntoViewIfNeeded();
   await mark.hover();
-  await expect(page.locator('body > div[popover]')).toHaveAttribute('data-open', '');
-  const cdp = await context.newCDPSession(page);
-  const tip = await tooltip(cdp);
+  await marks.expectTooltipOpen();
+  const tip = await marks.tooltip();
   expect(tip.found).toBe(true);
-  expect(tip.text).toContain('Corrected');
-  for (const modelText of ['onerror', '<script>', 'tracker.test', '6–8 hours']) expect(tip.text).not.toContain(modelText);
+  expect(tip.allText).toContain('Corrected');
+  for (const modelText of ['onerror', '<script>', 'tracker.test', '6–8 hours']) expect(tip.allText).not.toContain(modelText);
   for (const t of ['SCRIPT', 'IMG', 'IFRAME', 'OBJECT', 'EMBED', 'SVG']) expect(tip.tags, `a ${t} in the tooltip`).not.toContain(t);
   expect(tip.handlers).toEqual([]);
   for (const l of tip.links) expect(l.href, `tooltip link "${l.text}"`).toMatch(/^https?:\/\//);
@@ -162,7 +163,12 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   expect(dialogs).toEqual([]);
 
   // ---- network: every request went to a configured host ----
-  await panel.waitForTimeout(500); // let anything a payload might have triggered arrive
+  // Whatever a payload made the panel or the page request was sent before a request each of them
+  // makes now: once the proxy has seen both, it has seen everything before them.
+  const after = (who: string) => site.url(`/favicon.ico?after=${who}`);
+  await panel.evaluate((u) => fetch(u).then(() => undefined, () => undefined), after('panel'));
+  await page.evaluate((u) => fetch(u, { mode: 'no-cors' }).then(() => undefined, () => undefined), after('page'));
+  await expect.poll(() => ['panel', 'page'].filter((who) => proxy.requests.some((r) => r.path === `/favicon.ico?after=${who}`))).toEqual(['panel', 'page']);
   const llmPort = llm.port;
   const searchPort = search.port;
   const allowed = new Set([`127.0.0.1:${llmPort}`, `127.0.0.1:${searchPort}`, `127.0.0.1:${sitePort}`, `garden.test:${sitePort}`]);
