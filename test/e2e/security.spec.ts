@@ -31,7 +31,7 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   harness,
   egress: proxy,
   configureForHarness,
-  openPanel,
+  sidePanel,
 }) => {
   const payloads = loadInjectionPayloads();
   const { site, search, llm } = harness;
@@ -75,10 +75,9 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   );
   await configureForHarness({ search: { searxng: { enabled: true }, brave: { enabled: true }, tavily: { enabled: true } } });
 
-  const panel = await openPanel();
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill('How much sun do tomatoes need, and what grows well next to them?');
-  await box.press('Enter');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('How much sun do tomatoes need, and what grows well next to them?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 60_000 });
 
   // It really read the hostile tab and the hostile search results.
