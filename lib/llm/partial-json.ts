@@ -32,7 +32,7 @@ export function parsePartialJson(raw: string): unknown {
   };
 
   while (i < text.length) {
-    const c = text[i];
+    const c = text.charAt(i);
     if (c === '{' || c === '[') {
       const v: Record<string, unknown> | unknown[] = c === '{' ? {} : [];
       put(v);
@@ -69,7 +69,7 @@ export function parsePartialJson(raw: string): unknown {
 }
 
 function nextNonSpace(text: string, from: number): string | undefined {
-  for (let j = from; j < text.length; j++) if (!/\s/.test(text[j])) return text[j];
+  for (let j = from; j < text.length; j++) if (!/\s/.test(text.charAt(j))) return text.charAt(j);
   return undefined;
 }
 
