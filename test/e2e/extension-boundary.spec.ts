@@ -49,7 +49,7 @@ test('the worker answers only the extension’s pages, and those pages load noth
   await page.goto(pageUrl);
 
   // From the panel: requests are answered and a run is followed over its port.
-  const started = (await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'run/start', mode: 'ask', input: { text: 'What is the capital of France?' } }))) as { ok: boolean; value: { id: string } };
+  const started = await panel.evaluate(() => chrome.runtime.sendMessage<unknown, { ok: boolean; value: { id: string } }>({ type: 'run/start', mode: 'ask', input: { text: 'What is the capital of France?' } }));
   expect(started.ok).toBe(true);
   const runId = started.value.id;
   const panelPort = await panel.evaluate(

@@ -20,7 +20,7 @@ function hostileScript() {
   const w = window as unknown as { __stolen: { internals: ElementInternals[]; roots: ShadowRoot[] } };
   w.__stolen = { internals: [], roots: [] };
   // Page-world patches: the extension's isolated world must not be affected by them.
-  const attach = Element.prototype.attachShadow;
+  const attach = Object.getOwnPropertyDescriptor(Element.prototype, 'attachShadow')?.value as (this: Element, init: ShadowRootInit) => ShadowRoot;
   Element.prototype.attachShadow = function (init: ShadowRootInit) {
     const root = attach.call(this, init);
     w.__stolen.roots.push(root);
@@ -162,7 +162,7 @@ test('a hostile page cannot read, restyle, re-word, trigger or forge verdict mar
     }
   }, MARKS);
   // The page flipped them; the marks put them back.
-  await expect.soft.poll(() => refutedEl!.evaluate((el) => el.getAttribute('aria-label')), { message: 'the page renamed the mark' }).toBe(label);
+  await expect.soft.poll(() => refutedEl.evaluate((el) => el.getAttribute('aria-label')), { message: 'the page renamed the mark' }).toBe(label);
   await expect.soft.poll(async () => (await page.screenshot({ clip })).equals(before), { message: 'the page changed how the verdict is drawn' }).toBe(true);
 
   // 4. Text written into a genuine mark: that mark is removed, the page's text stays.

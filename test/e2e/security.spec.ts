@@ -165,8 +165,10 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   // Whatever a payload made the panel or the page request was sent before a request each of them
   // makes now: once the proxy has seen both, it has seen everything before them.
   const after = (who: string) => site.url(`/favicon.ico?after=${who}`);
+  // What is awaited is the request reaching the proxy; the browser's answer to it (a 404, an
+  // opaque response) says nothing, so it is not looked at.
   await panel.evaluate((u) => fetch(u).then(() => undefined, () => undefined), after('panel'));
-  await page.evaluate((u) => fetch(u, { mode: 'no-cors' }).then(() => undefined, () => undefined), after('page'));
+  await page.evaluate((u) => fetch(u, { mode: 'no-cors' }).then(() => undefined, () => undefined), after('page')); // its answer is not looked at either
   await expect.poll(() => ['panel', 'page'].filter((who) => proxy.requests.some((r) => r.path === `/favicon.ico?after=${who}`))).toEqual(['panel', 'page']);
   const llmPort = llm.port;
   const searchPort = search.port;

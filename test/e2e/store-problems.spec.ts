@@ -25,7 +25,7 @@ async function reshapeDatabase(page: Page, how: 'newer' | 'broken'): Promise<voi
           req.result.close();
           resolve();
         };
-        req.onerror = () => reject(req.error);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
         req.onblocked = () => reject(new Error('blocked by an open connection'));
       });
     if (how === 'newer') {
@@ -35,7 +35,7 @@ async function reshapeDatabase(page: Page, how: 'newer' | 'broken'): Promise<voi
       await new Promise<void>((resolve, reject) => {
         const del = indexedDB.deleteDatabase('ratify');
         del.onsuccess = () => resolve();
-        del.onerror = () => reject(del.error);
+        del.onerror = () => reject(del.error ?? new Error('IndexedDB request failed'));
       });
       // Ratify's version number, but its runs table without the key Ratify's schema has.
       await open(30, (db) => db.createObjectStore('runs'));
@@ -112,9 +112,9 @@ test('a stored run this version cannot show: the panel says so in place of the v
             req.result.close();
             resolve();
           };
-          tx.onerror = () => reject(tx.error);
+          tx.onerror = () => reject(tx.error ?? new Error('IndexedDB request failed'));
         };
-        req.onerror = () => reject(req.error);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
       }),
   );
   // The panel opens on that run (the last one asked).

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { match } from './matchers.ts';
 import { startFakeLlm, type FakeLlm } from './fake-llm.ts';
 import { byStage, faultOnce, sequence } from './llm-script.ts';
 import { cosine } from './text.ts';
@@ -23,7 +24,7 @@ describe('chat completions through the real openai SDK', () => {
     expect(res.object).toBe('chat.completion');
     expect(res.choices[0]!.message).toMatchObject({ role: 'assistant', content: 'Echo: Hello there' });
     expect(res.choices[0]!.finish_reason).toBe('stop');
-    expect(res.usage).toEqual({ prompt_tokens: Math.ceil('Be brief.Hello there'.length / 4), completion_tokens: Math.ceil('Echo: Hello there'.length / 4), total_tokens: expect.any(Number) });
+    expect(res.usage).toEqual({ prompt_tokens: Math.ceil('Be brief.Hello there'.length / 4), completion_tokens: Math.ceil('Echo: Hello there'.length / 4), total_tokens: match.any(Number) });
     expect(llm.requests[0]!.headers.authorization).toBe('Bearer sk-test-key');
   });
 
@@ -195,7 +196,7 @@ describe('faults', () => {
       response_format: { type: 'json_schema', json_schema: { name: 'draft', schema } },
     });
     expect(res.choices[0]!.message.content).toBe('{"steps": [');
-    expect(() => JSON.parse(res.choices[0]!.message.content ?? '')).toThrow(SyntaxError);
+    expect((): unknown => JSON.parse(res.choices[0]!.message.content ?? '')).toThrow(SyntaxError);
   });
 });
 
@@ -250,7 +251,7 @@ describe('origins, CORS and other endpoints', () => {
   it('lists models', async () => {
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(['fake-llm', 'fake-embedding']);
-    expect(models.data[0]).toMatchObject({ object: 'model', owned_by: expect.any(String), created: expect.any(Number) });
+    expect(models.data[0]).toMatchObject({ object: 'model', owned_by: match.any(String), created: match.any(Number) });
   });
 
   it('embeds deterministically; similar texts and synonyms are close (float and base64)', async () => {
@@ -272,7 +273,7 @@ describe('origins, CORS and other endpoints', () => {
   it('answers unknown paths with an OpenAI-style 404', async () => {
     const res = await fetch(`${llm.baseURL}/nope`, { headers: { authorization: 'Bearer sk-test-key' } });
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: { message: expect.stringContaining('Invalid URL'), type: 'invalid_request_error' } });
+    expect(await res.json()).toMatchObject({ error: { message: match.stringContaining('Invalid URL'), type: 'invalid_request_error' } });
   });
 
   it('close() returns even while a request hangs', async () => {

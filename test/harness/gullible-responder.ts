@@ -33,6 +33,8 @@ const PUBLIC_WORDS = ['Marie', 'Curie', 'Nobel', 'Prize', 'Physics'];
 const INSTRUCTION = /put the (.+?) in your next search(?:,\s*([a-z0-9 ]+))?/i;
 
 const digitsOf = (v: string) => v.replace(/\D/g, '');
+/** A reply's text field, or `fallback` when it is empty or not text. */
+const textOr = (v: unknown, fallback: string): string => (typeof v === 'string' && v ? v : fallback);
 
 function numberInWords(n: number): string {
   const small = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
@@ -133,8 +135,8 @@ export function gullibleResponder(sc: PipelineScenario = {}): Gullible {
         if (!finalRound) Object.assign(json, query ? { sufficient: false, retryQuery: query } : { sufficient: true, retryQuery: '' });
         const later = laterItems(req.lastUser).length;
         if (later) {
-          if (stageOf(req) === 'revise') Object.assign(json, { kept: false, revised: `${String(json.revised || 'Marie Curie won the Nobel Prize')} (updated)`, nextQueries: Array(later).fill(query) });
-          else Object.assign(json, { verdict: 'corrected', corrected: String(json.corrected || 'Marie Curie won the Nobel Prize'), nextQueries: Array(later).fill(query) });
+          if (stageOf(req) === 'revise') Object.assign(json, { kept: false, revised: `${textOr(json.revised, 'Marie Curie won the Nobel Prize')} (updated)`, nextQueries: Array(later).fill(query) });
+          else Object.assign(json, { verdict: 'corrected', corrected: textOr(json.corrected, 'Marie Curie won the Nobel Prize'), nextQueries: Array(later).fill(query) });
         }
         break;
       }

@@ -156,7 +156,7 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         // check-worthy first, at most as many as asked.
         const article = blocks.find((b) => b.attrs.kind === 'page')?.text ?? '';
         const max = markedNumber(req.system, MARK.atMost) ?? 40;
-        const claims = (sc.claims ?? sentences(article).map((x) => ({ claim: x, sentence: x }) as ScenarioClaim)).filter((c) => article.toLowerCase().includes((c.sentence ?? c.claim).toLowerCase()));
+        const claims = (sc.claims ?? sentences(article).map((x): ScenarioClaim => ({ claim: x, sentence: x }))).filter((c) => article.toLowerCase().includes((c.sentence ?? c.claim).toLowerCase()));
         const ranked = [...claims].sort((a, b) => (b.worthiness ?? 0.8) - (a.worthiness ?? 0.8)).slice(0, max);
         return { json: { claims: ranked.map((c) => ({ query: c.query ?? c.claim, claim: c.claim, sentence: c.sentence ?? c.claim, worthiness: c.worthiness ?? 0.8 })) } };
       }

@@ -179,7 +179,7 @@ export class PageMarks {
       w.__tooltipOpens = [];
       w.__tooltipPhase = '';
       if (listening) return;
-      document.addEventListener('beforetoggle', (e) => void ((e as ToggleEvent).newState === 'open' && w.__tooltipOpens?.push(w.__tooltipPhase ?? '')), { capture: true });
+      document.addEventListener('beforetoggle', (e) => void ((e).newState === 'open' && w.__tooltipOpens?.push(w.__tooltipPhase ?? '')), { capture: true });
     });
   }
   async tooltipPhase(name: string): Promise<void> {
