@@ -10,6 +10,7 @@ import { llmSettings, pipelineSettings } from './pipeline-world.ts';
 import { fixtureDocs } from './fixture-corpus.ts';
 import { demoResponder } from './demo-responder.ts';
 import { SECTION } from './prompt-reader.ts';
+import { position } from '../../lib/core/prompt-sections.ts';
 
 const req = (stage: string | undefined, lastUser: string): LlmRequest => ({
   stage,
@@ -31,7 +32,7 @@ describe('the demo model behind npm start', () => {
 
   it('judges the demo page’s claims from the fixture articles', async () => {
     const verdict = async (claim: string) => {
-      const r = (await respond(req('check', `Current claim: 1 of 1\nClaim: ${claim}\n\n${selection(claim)}`))) as { json: { verdict: string; corrected: string } };
+      const r = (await respond(req('check', `${SECTION.currentClaim}: ${position(1, 1, 1)}\n${SECTION.claim}: ${claim}\n\n${selection(claim)}`))) as { json: { verdict: string; corrected: string } };
       return [r.json.verdict, r.json.corrected];
     };
     expect((await verdict('Marie Curie moved to Paris in 1891 to study at the Sorbonne.'))[0]).toBe('supported');
