@@ -252,7 +252,7 @@ export class PassageIndex {
       const b = qSeq[i + 1];
       if (b === undefined || a < 0 || b < 0) continue;
       let m = pairs.get(a);
-      if (!m) pairs.set(a, (m = new Map()));
+      if (!m) pairs.set(a, (m = new Map<number, number>()));
       m.set(b, (this.idf(a) + this.idf(b)) / 2);
     }
     // The query's own words (not the seed's), by weight, for the proximity evidence.

@@ -42,9 +42,9 @@ export interface PageDrawing {
   view: number[];
   /** pdf.js's OPS table (operator name → code). */
   OPS: Record<string, number>;
-  font(name: string): FontFacts | undefined;
+  font: (name: string) => FontFacts | undefined;
   /** Whether an optional-content group (or membership dictionary) is on. */
-  layerVisible(props: unknown): boolean;
+  layerVisible: (props: unknown) => boolean;
 }
 
 interface Glyph {
