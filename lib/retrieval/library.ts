@@ -146,9 +146,11 @@ class DenseRanking {
     private readonly timeoutMs: number,
   ) {}
 
-  /** The tabs' passages are embedded while the model drafts (errors surface at retrieval). */
+  /** The tabs' passages are embedded while the model drafts. */
   warm(signal?: AbortSignal): void {
-    if (this.index.size <= MAX_DENSE_PASSAGES) void this.dense.ensure(this.index.allPassages().map(passageEmbedText), signal).catch(() => undefined);
+    if (this.index.size > MAX_DENSE_PASSAGES) return;
+    // A failure here surfaces at retrieval, which embeds what is missing and notes the error.
+    void this.dense.ensure(this.index.allPassages().map(passageEmbedText), signal).catch(() => undefined);
   }
 
   /** One dense ranking per query alternative, over the whole library when it is small enough,
