@@ -12,7 +12,7 @@ export class RequestFailed extends Error {
 
 /** Send a typed request to the worker; rejects with RequestFailed carrying a RunError. */
 export async function request<K extends RequestType>(type: K, req: RequestMap[K]['req']): Promise<RequestMap[K]['res']> {
-  const reply = (await browser.runtime.sendMessage({ type, ...req })) as Reply<RequestMap[K]['res']> | undefined;
+  const reply = await browser.runtime.sendMessage<unknown, Reply<RequestMap[K]['res']> | undefined>({ type, ...req });
   if (!reply) throw new RequestFailed({ code: 'unknown', message: 'The extension\'s worker did not answer. Reload the extension.' });
   if (!reply.ok) throw new RequestFailed(reply.error);
   return reply.value;

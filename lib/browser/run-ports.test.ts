@@ -28,7 +28,7 @@ function fakePort(name: string, sender: Browser.runtime.MessageSender = PANEL) {
 describe('keep-alive', () => {
   it('calls an extension API every 20 s while the run is live, then stops', async () => {
     vi.useFakeTimers();
-    const ping = vi.fn(async () => ({ os: 'linux' }));
+    const ping = vi.fn(() => Promise.resolve({ os: 'linux' }));
     fakeBrowser.runtime.getPlatformInfo = ping as unknown as typeof fakeBrowser.runtime.getPlatformInfo;
     let live = true;
     keepAliveWhile(() => live);
@@ -44,7 +44,7 @@ describe('run ports', () => {
   const run = newRun('r1', 'ask', { text: 'q' }, 0);
 
   it('a live run: waits for recovery, then sends the snapshot and every event until the panel goes', async () => {
-    fakeBrowser.runtime.getPlatformInfo = vi.fn(async () => ({})) as unknown as typeof fakeBrowser.runtime.getPlatformInfo;
+    fakeBrowser.runtime.getPlatformInfo = vi.fn(() => Promise.resolve({})) as unknown as typeof fakeBrowser.runtime.getPlatformInfo;
     let release!: () => void;
     const ready = new Promise<void>((r) => (release = r));
     const listeners = new Set<(u: RunUpdate) => void>();
@@ -57,7 +57,7 @@ describe('run ports', () => {
       },
     };
     const p = fakePort('run:r1');
-    const done = handleRunPort(p.port, { manager, getRun: async () => undefined, ready });
+    const done = handleRunPort(p.port, { manager, getRun: () => Promise.resolve(undefined), ready });
     await Promise.resolve();
     expect(p.posted).toEqual([]); // nothing before the previous worker's runs are sorted out
     release();
@@ -71,20 +71,20 @@ describe('run ports', () => {
   it('a finished run: answers with the stored run', async () => {
     const manager = { isActive: () => false, subscribe: () => undefined };
     const p = fakePort('run:r1');
-    await handleRunPort(p.port, { manager, getRun: async (id) => (id === 'r1' ? { ...run, status: 'done' } : undefined), ready: Promise.resolve() });
+    await handleRunPort(p.port, { manager, getRun: (id) => Promise.resolve(id === 'r1' ? { ...run, status: 'done' } : undefined), ready: Promise.resolve() });
     expect(p.posted).toEqual([{ type: 'snapshot', run: { ...run, status: 'done' } }]);
   });
 
   it('ignores ports that are not run ports', async () => {
     const subscribe = vi.fn();
     const p = fakePort('something-else');
-    await handleRunPort(p.port, { manager: { isActive: () => false, subscribe }, getRun: async () => run, ready: Promise.resolve() });
+    await handleRunPort(p.port, { manager: { isActive: () => false, subscribe }, getRun: () => Promise.resolve(run), ready: Promise.resolve() });
     expect(subscribe).not.toHaveBeenCalled();
     expect(p.posted).toEqual([]);
   });
 
   it('never serves a run to a content script in a tab, nor to another extension', async () => {
-    const getRun = vi.fn(async () => ({ ...run, status: 'done' as const }));
+    const getRun = vi.fn(() => Promise.resolve({ ...run, status: 'done' as const }));
     const subscribe = vi.fn();
     const senders: Browser.runtime.MessageSender[] = [
       // A script in a web page carries the extension's id (it runs in its isolated world) but the page's URL.

@@ -120,7 +120,7 @@ describe('the library', () => {
     const dense = lib(tabs, {
       providers: [],
       // A toy embedding that prefers the "Fruit" passage for any query.
-      embed: async (texts) => texts.map((t, i) => (i === 0 ? [1, 0] : t.startsWith('Fruit') ? [1, 0] : [0, 1])),
+      embed: (texts) => Promise.resolve(texts.map((t, i) => (i === 0 ? [1, 0] : t.startsWith('Fruit') ? [1, 0] : [0, 1]))),
     });
     const r = await dense.retrieve({ query: 'apples orchards', web: typedQuery('apples orchards'), k: 2 });
     expect(r.passages).toHaveLength(2);

@@ -83,9 +83,7 @@ describe('without access to sites', () => {
   });
 
   it('names missing access when a provider cannot be reached', async () => {
-    const refused: typeof fetch = async () => {
-      throw new TypeError('Failed to fetch');
-    };
+    const refused: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
     const { l } = lib([], { hostAccess: false, search: search({ brave: true }), fetch: refused });
     const r = await l.retrieve({ query: 'Eiffel Tower', web: typedQuery('Eiffel Tower'), k: 4 });
     expect(r.errors).toHaveLength(1);

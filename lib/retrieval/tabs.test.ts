@@ -33,6 +33,12 @@ describe('which tabs are read', () => {
     expect(why('https://example.com', { discarded: true })).toBe('discarded tab');
     expect(why('https://news.example/story#top', {}, { originUrl: 'https://news.example/story' })).toBe('selection source');
     expect(skipReason(tab(7, 'https://x.example'), { ...rules, originTabId: 7 })).toBe('selection source');
+    expect(why('not a web address')).toBe('no readable URL');
+    expect(why('http://192.168.1.20/')).toBe('private network');
+    expect(why('http://192.168.1.20/', {}, { privateNetwork: true })).toBeUndefined();
+    // The first rule that applies gives the reason.
+    expect(why('https://mail.google.com/', { incognito: true, discarded: true })).toBe('incognito');
+    expect(why('chrome-extension://abc/x.html', { incognito: true })).toBe('extension page');
   });
 
   it('matches excluded domains written with schemes, wildcards or paths', () => {
