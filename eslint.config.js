@@ -64,23 +64,11 @@ const PENDING = [
 
   'lib/i18n/**',
 
-  'lib/llm/**',
-
-  'lib/pipeline/**',
-
-  'lib/page-marks/**',
-
-  'lib/export/**',
-
   'lib/runs/**',
 
   'components/**',
 
   'entrypoints/**',
-
-  'bench/**',
-
-  'tools/**',
 
   'test/**',
 ];
