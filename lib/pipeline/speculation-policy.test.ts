@@ -97,7 +97,7 @@ describe('when to speculate', () => {
 
   it('a model that answers one request at a time (Chrome’s built-in model) never speculates, and says so', async () => {
     world = await startWorld(scenario);
-    const serial: LlmClient = { ...world.llm, json: world.llm.json, chat: world.llm.chat, embed: world.llm.embed, usage: world.llm.usage, serial: true };
+    const serial: LlmClient = { ...world.llm, serial: true };
     const r = await ask(serial);
     expect(r.speculationOff).toBe('one-at-a-time');
     expect(r.steps.some((s) => s.speculative)).toBe(false);
