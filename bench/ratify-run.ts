@@ -46,6 +46,7 @@ export function questionLibrary(q: BenchQuestion, settings: PipelineSettings): {
       list: async () => q.docs.map((d, i) => ({ id: i + 1, url: d.url, title: d.title })),
       read: async (tab) => {
         const d = q.docs[tab.id - 1];
+        if (!d) throw new Error(`No document for tab ${tab.id}`);
         return { kind: 'page', page: { url: d.url, hash: `h${tab.id}-${d.text.length}`, title: d.title, text: d.text, headings: [] } };
       },
     };

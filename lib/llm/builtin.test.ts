@@ -84,7 +84,7 @@ describe('the built-in (on-device) model', () => {
     });
     expect(value).toBe('42');
     expect(seen).toHaveLength(2);
-    expect(seen[0].constraint).toMatchObject({ type: 'object' });
+    expect(seen[0]!.constraint).toMatchObject({ type: 'object' });
   });
 
   it('reports a browser without the API as not configured, and a cancel as cancelled', async () => {

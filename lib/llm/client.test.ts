@@ -41,7 +41,7 @@ describe('LLM client', () => {
     expect(text).toBe('Hello there, streaming world.');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(text);
-    expect(llm.usage.byStage.compose.calls).toBe(1);
+    expect(llm.usage.byStage.compose?.calls).toBe(1);
     expect(llm.usage.outputTokens).toBeGreaterThan(0);
     expect(usage).toHaveLength(1);
   });
@@ -52,7 +52,7 @@ describe('LLM client', () => {
     const partials: unknown[] = [];
     const out = await llm.json({ ...ask(), onPartial: (p) => partials.push(p) });
     expect(out).toEqual({ answer: 'forty-two is the answer' });
-    const body = server.chatRequests()[0].body as { response_format: { type: string; json_schema: { name: string } } };
+    const body = server.chatRequests()[0]!.body as { response_format: { type: string; json_schema: { name: string } } };
     expect(body.response_format.type).toBe('json_schema');
     expect(body.response_format.json_schema.name).toBe('answer');
     expect(partials.some((p) => typeof (p as { answer?: string })?.answer === 'string' && (p as { answer: string }).answer.length < 23)).toBe(true);
@@ -124,7 +124,7 @@ describe('LLM client', () => {
     server.setResponder(sequence({ fault: { kind: 'malformed' } }, { json: { answer: 'repaired' } }));
     const llm = createLlmClient(settings());
     expect(await llm.json(ask())).toEqual({ answer: 'repaired' });
-    const repair = server.chatRequests()[1].body as { messages: { role: string; content: string }[] };
+    const repair = server.chatRequests()[1]!.body as { messages: { role: string; content: string }[] };
     expect(repair.messages.at(-1)?.content).toMatch(/could not be used/);
     server.setResponder(() => ({ content: 'I would rather chat than write JSON.' }));
     expect(await codeOf(llm.json(ask()))).toBe('bad-output');
@@ -152,8 +152,8 @@ describe('LLM client', () => {
     expect(await llm.json(ask())).toEqual({ answer: 'from prompt mode' });
     expect(await llm.json(ask())).toEqual({ answer: 'from prompt mode' });
     expect(schemaCalls).toBe(1);
-    const sys = (server.chatRequests()[0].body as { messages: { role: string; content: string }[] }).messages[0];
-    expect(sys.content).toMatch(/for the schema "answer"/);
+    const sys = (server.chatRequests()[0]!.body as { messages: { role: string; content: string }[] }).messages[0];
+    expect(sys?.content).toMatch(/for the schema "answer"/);
   });
 
   it('stops a hanging call within 1 s of abort', async () => {

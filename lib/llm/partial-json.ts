@@ -34,7 +34,7 @@ class PartialParser {
   /** Reads what starts at `i`: the position after it, or undefined where the text stops (the
    * root has closed, or what follows is not complete yet). */
   private step(i: number): number | undefined {
-    const c = this.text[i];
+    const c = this.text.charAt(i);
     if (c === '{' || c === '[') return this.open(c, i);
     if (c === '}' || c === ']') {
       this.stack.pop();
@@ -90,7 +90,7 @@ class PartialParser {
 }
 
 function nextNonSpace(text: string, from: number): string | undefined {
-  for (let j = from; j < text.length; j++) if (!/\s/.test(text[j])) return text[j];
+  for (let j = from; j < text.length; j++) if (!/\s/.test(text.charAt(j))) return text.charAt(j);
   return undefined;
 }
 

@@ -35,7 +35,7 @@ import { exactPromptKey, laterRule, plannedQuery, reviseStep } from './step';
 import type { StepHooks } from './step-reply';
 import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from '../core/run';
 
-export { resetSpeculationPolicy, speculationOff } from './speculation-policy';
+export { resetSpeculationPolicy, serverLimitsParallel, speculationOff } from './speculation-policy';
 
 /** `indices`: the chain's steps in order; while the draft streams (chain.feed), empty at first and
  * filled as steps are fed, then replaced by the draft's own. */

@@ -23,6 +23,13 @@ export function speculationOff(ctx: Ctx): SpeculationOff | undefined {
   return why;
 }
 
+/** An endpoint seen refusing a request sent beside another: nothing is sent ahead of time to it
+ * again, and the run says so. */
+export function serverLimitsParallel(ctx: Ctx): void {
+  offByEndpoint.set(ctx.llm.endpoint ?? '', 'rate-limit');
+  if (ctx.run().speculationOff !== 'rate-limit') ctx.emit({ type: 'speculation-off', reason: 'rate-limit' });
+}
+
 /** Speculation is off for this endpoint from now on. */
 export function turnOffFor(endpoint: string, reason: SpeculationOff): void {
   offByEndpoint.set(endpoint, reason);

@@ -91,29 +91,32 @@ export class PassageIndex {
     let i = 0;
     let total = 0;
     this.totalLen = 0;
+    // Every term id in a passage is below termCount() (the dictionary only grows), so the
+    // count, start and fill indexes below are in range.
     this.docList.forEach((d, di) => {
       for (const a of d.passages) {
         docOf[i++] = di;
         this.totalLen += a.len;
         total += a.terms.length;
-        for (let j = 0; j < a.terms.length; j++) count[a.terms[j]]++;
+        for (let j = 0; j < a.terms.length; j++) count[a.terms[j]!]!++;
       }
     });
     const start = new Uint32Array(terms + 1);
     for (let t = 0, acc = 0; t < terms; t++) {
       start[t] = acc;
-      acc += count[t];
+      acc += count[t]!;
       start[t + 1] = acc;
     }
     const fill = start.slice(0, terms);
     const ids = new Uint32Array(total);
     const w = new Float32Array(total);
     for (let id = 0; id < this.items.length; id++) {
-      const a = this.items[id];
+      const a = this.items[id]!;
+      // terms and weights are parallel arrays, one entry per distinct term of the passage.
       for (let j = 0; j < a.terms.length; j++) {
-        const at = fill[a.terms[j]]++;
+        const at = fill[a.terms[j]!]!++;
         ids[at] = id;
-        w[at] = a.weights[j];
+        w[at] = a.weights[j]!;
       }
     }
     this.docOf = docOf;
@@ -123,7 +126,7 @@ export class PassageIndex {
   }
 
   private df(t: number): number {
-    return t < 0 || t + 1 >= this.start.length ? 0 : this.start[t + 1] - this.start[t];
+    return t < 0 || t + 1 >= this.start.length ? 0 : this.start[t + 1]! - this.start[t]!;
   }
 
   private idf(t: number): number {
@@ -156,44 +159,45 @@ export class PassageIndex {
       for (const [rank, p] of seed.entries()) {
         const seq = byId.get(p.id)?.seq ?? Uint32Array.from(tokenize(p.text).map(lookupTerm).filter((t) => t >= 0));
         seedSeqs.push({ seq, doc: p.url, rank });
-        for (let i = 0; i < seq.length; i++) seedTf.set(seq[i], (seedTf.get(seq[i]) ?? 0) + 1);
+        for (const t of seq) seedTf.set(t, (seedTf.get(t) ?? 0) + 1);
       }
       // Seed words count once each (a long seed passage should not drown the query).
       for (const t of seedTf.keys()) qWeight.set(t, (qWeight.get(t) ?? 0) + w.seedTerms);
     }
 
-    // BM25F over the posting lists of the query's terms.
+    // BM25F over the posting lists of the query's terms. Indexes below are in range by
+    // construction: t has postings (df > 0), a posting's id is an item id (< n ≤ scores.length).
     const touched: number[] = [];
     const ids = this.postIds;
     const tf = this.postW;
     for (const [t, qw] of qWeight) {
       if (this.df(t) === 0) continue;
       const idf = this.idf(t) * qw;
-      for (let i = this.start[t], end = this.start[t + 1]; i < end; i++) {
-        const id = ids[i];
-        const a = this.items[id];
-        const f = tf[i];
+      for (let i = this.start[t]!, end = this.start[t + 1]!; i < end; i++) {
+        const id = ids[i]!;
+        const a = this.items[id]!;
+        const f = tf[i]!;
         if (scores[id] === 0) touched.push(id);
-        scores[id] += (idf * f * (w.k1 + 1)) / (f + w.k1 * (1 - w.b + (w.b * a.len) / avg));
+        scores[id]! += (idf * f * (w.k1 + 1)) / (f + w.k1 * (1 - w.b + (w.b * a.len) / avg));
       }
     }
 
     // Page-level bonuses: the query names the page; a seed passage names the page. Both are
     // relative to the best BM25 score, so they mean the same for short and long queries.
     let maxBm = 0;
-    for (const id of touched) if (scores[id] > maxBm) maxBm = scores[id];
+    for (const id of touched) maxBm = Math.max(maxBm, scores[id]!);
     if (maxBm === 0) maxBm = 1;
     const exclude = opts.exclude;
-    const eligible = (id: number) => !seedIds.has(this.items[id].passage.id) && !exclude?.has(this.items[id].passage.id);
+    const eligible = (id: number) => !seedIds.has(this.items[id]!.passage.id) && !exclude?.has(this.items[id]!.passage.id);
     /** Adds a page-level bonus to every passage of each page (a named page becomes a candidate
      * even with no query word in its body). */
     const addDocBonus = (docBonus: Map<number, number>) => {
       if (!docBonus.size) return;
       for (let id = 0; id < n; id++) {
-        const b = docBonus.get(this.docOf[id]);
+        const b = docBonus.get(this.docOf[id]!);
         if (b === undefined) continue;
         if (scores[id] === 0) touched.push(id);
-        scores[id] += b;
+        scores[id]! += b;
       }
     };
     const idfOf = (t: number) => this.idf(t);
@@ -213,24 +217,25 @@ export class PassageIndex {
       const best = new Map<number, number>();
       for (const id of touched) {
         if (!eligible(id)) continue;
-        const d = this.docOf[id];
+        const d = this.docOf[id]!;
         const b = best.get(d);
-        if (b === undefined || scores[id] > scores[b]) best.set(d, id);
+        if (b === undefined || scores[id]! > scores[b]!) best.set(d, id);
       }
-      const top = [...best.values()].sort((x, y) => scores[y] - scores[x]).slice(0, w.linkFrom);
-      const fb = top.map((id, rank) => ({ seq: this.items[id].seq, doc: this.items[id].passage.url, rank }));
-      if (fb.length) {
+      const top = [...best.values()].sort((x, y) => scores[y]! - scores[x]!).slice(0, w.linkFrom);
+      const fb = top.map((id, rank) => ({ seq: this.items[id]!.seq, doc: this.items[id]!.passage.url, rank }));
+      const first = top[0];
+      if (first !== undefined) {
         // A page found through the best passage never overtakes it: its evidence is that passage.
-        const cap = scores[top[0]] * 0.999;
+        const cap = scores[first]! * 0.999;
         const linkBonus = new Map<number, number>();
         this.docList.forEach((doc, d) => {
           const v = named(doc, fb);
           if (v > 0) linkBonus.set(d, v * w.link * maxBm);
         });
         for (let id = 0; id < n; id++) {
-          const b = linkBonus.get(this.docOf[id]);
+          const b = linkBonus.get(this.docOf[id]!);
           if (b === undefined) continue;
-          const s = scores[id];
+          const s = scores[id]!;
           if (s === 0) touched.push(id);
           scores[id] = s >= cap ? s : Math.min(cap, s + b);
         }
@@ -238,15 +243,14 @@ export class PassageIndex {
     }
 
     let cands = touched.filter(eligible);
-    cands.sort((x, y) => scores[y] - scores[x]);
+    cands.sort((x, y) => scores[y]! - scores[x]!);
     cands = cands.slice(0, Math.max(opts.candidates ?? 100, opts.k));
 
     // Query word pairs found next to each other in the passage (names, phrases).
     const pairs = new Map<number, Map<number, number>>();
-    for (let i = 0; i + 1 < qSeq.length; i++) {
-      const a = qSeq[i];
+    for (const [i, a] of qSeq.entries()) {
       const b = qSeq[i + 1];
-      if (a < 0 || b < 0) continue;
+      if (b === undefined || a < 0 || b < 0) continue;
       let m = pairs.get(a);
       if (!m) pairs.set(a, (m = new Map()));
       m.set(b, (this.idf(a) + this.idf(b)) / 2);
@@ -256,35 +260,37 @@ export class PassageIndex {
     for (const t of qSeq) if (t >= 0 && this.df(t) > 0) own.set(t, this.idf(t));
     const near = w.proximity > 0 && own.size > 1 ? new ProximityScan(own, Math.max(2, Math.round(w.proximityWindow))) : undefined;
     const seedTerms = new Set<number>();
-    if (w.novelty > 0) for (const x of seedSeqs) for (let i = 0; i < x.seq.length; i++) seedTerms.add(x.seq[i]);
+    if (w.novelty > 0) for (const x of seedSeqs) for (let i = 0; i < x.seq.length; i++) seedTerms.add(x.seq[i]!);
     const out: (ScoredPassage & { id: number })[] = cands.map((id) => {
-      let s = scores[id];
+      // Candidates are item ids (< n), touched in this search.
+      let s = scores[id]!;
+      const item = this.items[id]!;
       if (seedTerms.size) {
-        const a = this.items[id];
         let shared = 0;
         let all = 0;
-        for (let i = 0; i < a.terms.length; i++) {
-          const idf = this.idf(a.terms[i]);
+        for (const t of item.terms) {
+          const idf = this.idf(t);
           all += idf;
-          if (seedTerms.has(a.terms[i])) shared += idf;
+          if (seedTerms.has(t)) shared += idf;
         }
         if (all > 0) s -= (w.novelty * shared * maxBm) / all;
       }
       if (pairs.size) {
-        const seq = this.items[id].seq;
+        const seq = item.seq;
         const seen = new Set<number>();
         for (let i = 0; i + 1 < seq.length; i++) {
-          const v = pairs.get(seq[i])?.get(seq[i + 1]);
-          const key = seq[i] * 1_000_003 + seq[i + 1];
+          // i + 1 < seq.length: both in range.
+          const v = pairs.get(seq[i]!)?.get(seq[i + 1]!);
+          const key = seq[i]! * 1_000_003 + seq[i + 1]!;
           if (v !== undefined && !seen.has(key)) {
             seen.add(key);
             s += v * w.pair;
           }
         }
       }
-      return { passage: this.items[id].passage, score: s, id };
+      return { passage: item.passage, score: s, id };
     });
-    if (near) orderPagesByProximity(out, this.docOf, (id) => near.share(this.items[id].seq) * w.proximity * maxBm);
+    if (near) orderPagesByProximity(out, this.docOf, (id) => near.share(this.items[id]!.seq) * w.proximity * maxBm);
     for (const id of touched) scores[id] = 0;
     const seedDocs = [...new Set(seedSeqs.map((x) => this.docList.findIndex((d) => d.url === x.doc)).filter((d) => d >= 0))];
     out.sort((x, y) => y.score - x.score);

@@ -32,8 +32,8 @@ function search(enabled: Partial<Record<'wikipedia' | 'searxng' | 'brave', boole
     ...DEFAULT_SETTINGS.search,
     wikipedia: { enabled: !!enabled.wikipedia, baseURL: fs.urls.wikipedia },
     searxng: { enabled: !!enabled.searxng, baseURL: fs.urls.searxng },
-    brave: { enabled: !!enabled.brave, baseURL: fs.urls.brave, apiKey: fs.keys.brave },
-    tavily: { enabled: false, baseURL: fs.urls.tavily, apiKey: fs.keys.tavily },
+    brave: { enabled: !!enabled.brave, baseURL: fs.urls.brave, apiKey: fs.keys.brave! },
+    tavily: { enabled: false, baseURL: fs.urls.tavily, apiKey: fs.keys.tavily! },
     pagesPerQuery: 2,
     timeoutMs: 2000,
   };

@@ -87,7 +87,7 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: nu
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i], i);
+      out[i] = await fn(items[i]!, i); // i < items.length: checked above, before any await
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

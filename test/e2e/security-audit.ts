@@ -156,7 +156,7 @@ const textOf = (n: CdpNode): string => (n.nodeType === 3 ? n.nodeValue : (n.chil
 const attrsOf = (n: CdpNode): [string, string][] => {
   const a = n.attributes ?? [];
   const out: [string, string][] = [];
-  for (let i = 0; i + 1 < a.length; i += 2) out.push([a[i], a[i + 1]]);
+  for (let i = 0; i + 1 < a.length; i += 2) out.push([a[i]!, a[i + 1]!]); // i + 1 < length
   return out;
 };
 

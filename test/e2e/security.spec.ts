@@ -118,7 +118,7 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
     sel.addRange(range);
     return sel.toString();
   });
-  expect(selection, 'the selection carries the visible injections').toContain(payloads.instructions[0].text);
+  expect(selection, 'the selection carries the visible injections').toContain(payloads.instructions[0]!.text);
   await clickVerify(worker, tabUrl, selection);
   await expect(panel.locator('article.run[data-status=done] .claims > li')).toHaveCount(2, { timeout: 60_000 });
   await expect(panel.locator('.claims [data-claim-verdict=corrected]')).toContainText('<img src=x onerror=');
@@ -178,15 +178,15 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   expect(proxy.requests.some((r) => r.port === searchPort && r.path.startsWith('/brave/'))).toBe(true);
   // And the fixture site served only the pages we opened or search linked to, never a URL
   // taken from a payload (src=x, xxx:x, /.j, …).
-  const sitePaths = new Set(proxy.requests.filter((r) => r.port === sitePort).map((r) => r.path.split('?')[0]));
+  const sitePaths = new Set(proxy.requests.filter((r) => r.port === sitePort).map((r) => r.path.replace(/\?[\s\S]*$/, '')));
   expect([...sitePaths].filter((p) => !['/generated/garden-notes.html', '/generated/garden-web.html', '/favicon.ico', '/style.css'].includes(p))).toEqual([]);
 
   // Keys: the LLM key only to the LLM server, each search key only to its own provider.
   const carries = (r: ProxiedRequest, secret: string): boolean => r.url.includes(secret) || r.body.includes(secret) || Object.values(r.headers).some((v) => String(v).includes(secret));
   const keyRoutes: [string, string, (r: ProxiedRequest) => boolean][] = [
     ['LLM API key', harness.apiKey, (r) => r.host === '127.0.0.1' && r.port === llmPort && r.path.startsWith(new URL(llm.baseURL).pathname)],
-    ['Brave key', search.keys.brave, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/brave/')],
-    ['Tavily key', search.keys.tavily, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/tavily/')],
+    ['Brave key', search.keys.brave!, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/brave/')],
+    ['Tavily key', search.keys.tavily!, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/tavily/')],
   ];
   for (const [name, secret, own] of keyRoutes) {
     const sent = proxy.requests.filter((r) => carries(r, secret));

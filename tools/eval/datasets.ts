@@ -126,7 +126,7 @@ export function loadExamples(jsonl: string, o: LoadOptions = {}): Example[] {
       const own = new Set(e.documents.map((d) => d.text));
       for (let j = 0, added = 0; j < pool.length && added < k; j++) {
         const d = pool[(i * 7919 + j * 104729) % pool.length];
-        if (own.has(d.text)) continue;
+        if (!d || own.has(d.text)) continue;
         own.add(d.text);
         e.documents.push(d);
         added++;

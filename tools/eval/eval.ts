@@ -70,7 +70,7 @@ export async function evaluate(o: EvalOptions): Promise<{ results: ExampleResult
   const worker = async () => {
     while (next < o.examples.length && !o.signal?.aborted) {
       const i = next++;
-      results[i] = await runExample(o, o.examples[i], i);
+      results[i] = await runExample(o, o.examples[i]!, i); // i < length: checked above, before any await
       o.onResult?.(results[i], ++done);
     }
   };
