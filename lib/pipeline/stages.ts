@@ -296,7 +296,7 @@ export function stage<S extends z.ZodType>(name: StageName, schema: S, o: { from
   const shape = o.sent ?? schema;
   let json = specs.get(shape);
   if (!json) {
-    json = z.toJSONSchema(shape, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    json = z.toJSONSchema(shape, { io: 'output', unrepresentable: 'any' });
     delete json.$schema; // strict structured outputs take the bare schema
     specs.set(shape, json);
   }

@@ -247,7 +247,14 @@ class StepRevision implements RevisingStep {
     // so a run resumed in between revises it again rather than use stale queries.
     if (done.pending) {
       const laterIdx = this.indices.slice(this.pos + 1);
-      ctx.emit({ type: 'next-queries', index, queries: best.out.nextQueries.flatMap((q, i) => (laterIdx[i] !== undefined && q.trim() ? [{ index: laterIdx[i] as number, query: q.trim() }] : [])) });
+      ctx.emit({
+        type: 'next-queries',
+        index,
+        queries: best.out.nextQueries.flatMap((q, i) => {
+          const later = laterIdx[i];
+          return later !== undefined && q.trim() ? [{ index: later, query: q.trim() }] : [];
+        }),
+      });
     }
     // An answer written while the model still wanted more evidence is not final.
     if (this.isLast && best.out.final && (best.out.sufficient || best.finalRound || stop !== 'max-rounds')) return { raw: best.out.final, aliases: new Map([...best.aliases, ...best.earlier]), index };
