@@ -51,23 +51,11 @@ const FUNCTION_SIZE = {
 // emptied folder by folder, one entry per line.
 const PENDING = [
 
-  'lib/llm/**',
-
-  'lib/pipeline/**',
-
-  'lib/page-marks/**',
-
-  'lib/export/**',
-
   'lib/runs/**',
 
   'components/**',
 
   'entrypoints/**',
-
-  'bench/**',
-
-  'tools/**',
 
 ];
 

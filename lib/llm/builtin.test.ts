@@ -8,10 +8,10 @@ import { LlmError } from './errors';
 function installFakePromptApi(answer: (prompt: string, constraint?: unknown) => string, availability = 'available') {
   const seen: { initialPrompts: unknown; prompt: string; constraint?: unknown }[] = [];
   (globalThis as Record<string, unknown>).LanguageModel = {
-    availability: async () => availability,
-    create: async ({ initialPrompts }: { initialPrompts: unknown }) => ({
+    availability: () => Promise.resolve(availability),
+    create: ({ initialPrompts }: { initialPrompts: unknown }) => Promise.resolve({
       destroy() {},
-      prompt: async () => '',
+      prompt: () => Promise.resolve(''),
       promptStreaming(prompt: string, opts: { signal?: AbortSignal; responseConstraint?: unknown }) {
         seen.push({ initialPrompts, prompt, constraint: opts.responseConstraint });
         const text = answer(prompt, opts.responseConstraint);

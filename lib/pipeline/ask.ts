@@ -257,9 +257,19 @@ async function draftAndRevise(ctx: Ctx, chain: Chain, draftCall: () => Promise<v
   return revising;
 }
 
+interface RatOptions {
+  part?: number;
+  page?: PageContext;
+  context?: string;
+  maxSteps: number;
+  early?: EarlyDraft;
+}
+
 /** One question through RAT: draft (unless resumed past it), the causal loop, and the answer.
  * With `part`, the answer is the sub-question's and is returned, not emitted. */
-async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number; early?: EarlyDraft }): Promise<PartAnswer | undefined> {
+async function answerWithRat(ctx: Ctx, question: string, opts: RatOptions & { part: number }): Promise<PartAnswer>;
+async function answerWithRat(ctx: Ctx, question: string, opts: RatOptions & { part?: undefined }): Promise<undefined>;
+async function answerWithRat(ctx: Ctx, question: string, opts: RatOptions): Promise<PartAnswer | undefined> {
   const single = opts.part === undefined;
   const early = opts.early;
   const catalogue = early && early.library === ctx.library ? await early.catalogue : await libraryCatalogue(ctx);
@@ -319,7 +329,7 @@ async function answerParts(ctx: Ctx, gate: GateDecision, page: PageContext | und
         let a = ctx.run().partAnswers?.[p];
         if (!a) {
           a = sub.retrieve
-            ? ((await answerWithRat(ctx, sub.question, { part: p, page, context, maxSteps: perPart })) as PartAnswer)
+            ? await answerWithRat(ctx, sub.question, { part: p, page, context, maxSteps: perPart })
             : { markdown: await directAnswer(ctx, context ? `${sub.question}\n(${context})` : sub.question, page, false), citations: [] };
           ctx.emit({ type: 'part-answer', part: p, markdown: a.markdown, citations: a.citations });
         }

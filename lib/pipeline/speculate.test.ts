@@ -163,10 +163,10 @@ describe('speculative revision', () => {
   });
 
   it('costs no extra call when every step stands, and a bounded number when every step changes', async () => {
-    const none = await run(Array(N).fill(false), Array(N).fill(1), true);
+    const none = await run(Array<boolean>(N).fill(false), Array<number>(N).fill(1), true);
     expect(none.revises).toBe(N);
-    const all = await run(Array(N).fill(true), Array(N).fill(1), true);
-    const seq = await run(Array(N).fill(true), Array(N).fill(1), false);
+    const all = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), true);
+    const seq = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), false);
     expect(seq.revises).toBe(N);
     // A step that says it changed stops speculation on the steps after it before they are sent.
     expect(all.revises).toBeLessThanOrEqual(Math.floor(1.6 * (N + 2)) - 2);
@@ -205,7 +205,7 @@ describe('revision while the draft streams', () => {
     // Step 1 changes, and writes step 2's query from step 2's draft: a revision kept from the
     // first attempt would send step 2 a query about "chalk".
     const changed = [true, false, false, false, false, false];
-    const model = contextModel(changed, Array(N).fill(1));
+    const model = contextModel(changed, Array<number>(N).fill(1));
     let drafts = 0;
     const cutOff: Responder = async (req) => {
       const reply = await model(req);
@@ -215,8 +215,8 @@ describe('revision while the draft streams', () => {
       const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? { step: 'Step 2 concerns chalk.', query: 'chalk' } : s)) });
       return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[3]?.query as string) + 3 } };
     };
-    const seq = await run(changed, Array(N).fill(1), false);
-    const spec = await run(changed, Array(N).fill(1), true, { model: cutOff });
+    const seq = await run(changed, Array<number>(N).fill(1), false);
+    const spec = await run(changed, Array<number>(N).fill(1), true, { model: cutOff });
     expect(drafts).toBe(2);
     expect(spec.run.status).toBe('done');
     // Step 1 was sent on the first attempt (before the second draft request), and again.
@@ -232,7 +232,7 @@ describe('revision while the draft streams', () => {
 
   it('cancelled while the draft streams: the draft and the revisions in flight stop, nothing is committed', async () => {
     world.server.setLatency({ firstTokenMs: 5, tokensPerSec: 60 });
-    const model = contextModel(Array(N).fill(false), Array(N).fill(1));
+    const model = contextModel(Array<boolean>(N).fill(false), Array<number>(N).fill(1));
     const ctrl = new AbortController();
     let abortedAt = 0;
     const inFlight: AbortSignal[] = [];

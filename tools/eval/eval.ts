@@ -64,7 +64,7 @@ export interface EvalOptions {
 
 export async function evaluate(o: EvalOptions): Promise<{ results: ExampleResult[]; summary: Summary }> {
   const t0 = Date.now();
-  const results: ExampleResult[] = new Array(o.examples.length);
+  const results = new Array<ExampleResult>(o.examples.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
