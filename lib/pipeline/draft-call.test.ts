@@ -6,6 +6,7 @@ import type { JsonRequest, LlmClient } from '../llm/types';
 import { pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { createMemoryLibrary } from '../../test/harness/memory-library';
 import { emptyUsage } from '../core/usage';
+import type { RetrieveRequest } from '../retrieval/types';
 import { startEarlyDraft } from './draft-call';
 import { executeRun } from './run';
 import { newRun } from './run-state';
@@ -67,6 +68,18 @@ describe('the draft, sent when the gate has decided', () => {
     expect(seqDraft?.sent).toBeGreaterThanOrEqual(seqGate?.ended ?? Infinity);
     expect(fast.run.answer).toBe(sequential.run.answer);
     expect(fast.run.steps.map((s) => s.revised ?? s.draft)).toEqual(sequential.run.steps.map((s) => s.revised ?? s.draft));
+  });
+
+  it('searches only for queries a step uses, though steps are revised while the draft streams', async () => {
+    world = await startWorld(scenario, { latency: { firstTokenMs: 100, tokensPerSec: 150 } });
+    const inner = createMemoryLibrary(DOCS);
+    const asked: string[] = [];
+    const library = { ...inner, retrieve: (req: RetrieveRequest) => (asked.push(req.query), inner.retrieve(req)) };
+    const run = await executeRun({ run: newRun('q', 'ask', { text: 'What does the archive hold?' }, 0), llm: world.llm, library, settings: pipelineSettings({ maxSteps: 3 }), emit: () => {} });
+    expect(run.status).toBe('done');
+    expect(run.steps.filter((s) => s.speculative)).not.toHaveLength(0);
+    const used = new Set(run.steps.flatMap((s) => s.queries.map((q) => q.query)));
+    expect(asked.filter((q) => !used.has(q))).toEqual([]);
   });
 
   it('is kept only for exactly the request the run builds; otherwise it is cancelled', async () => {

@@ -165,7 +165,10 @@ class StepRevision implements RevisingStep {
       ctx.emit({ type: 'query', index, round: 1, query });
     }
     const next = !this.isLast && indices[pos + 1] !== undefined ? stepAt(ctx, indices[pos + 1]) : undefined;
-    if (next) this.prefetch(plannedQuery(next, chain.question));
+    // Only a query the draft has written: while it streams, a query made from the next step's
+    // words would be a search nobody uses (the draft's own query comes moments later).
+    const nextQuery = next?.queries.find((q) => q.round === 1)?.query;
+    if (nextQuery) this.prefetch(nextQuery);
     return query;
   }
 
