@@ -15,6 +15,8 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
   const deleted: string[] = [];
   const captured: number[] = [];
   const drawn: { tabId: number; claims: string[]; runId: string }[] = [];
+  const shown: (string | null)[] = [];
+  const selections: { tabId: number; fallbackText: string }[] = [];
   const checked: Run = {
     ...newRun('c1', 'page', { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } }, Date.now() - 3 * 86_400_000),
     status: 'done',
@@ -42,7 +44,10 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
   const deps: HandlerDeps = {
     manager,
     getRun: async (id) => stored.get(id) ?? (id === 'c1' ? checked : undefined),
-    setActiveRun: async () => undefined,
+    setActiveRun: async (id) => {
+      shown.push(id);
+      return shown.length;
+    },
     openSource: async () => true,
     deleteRun: async (id) => {
       deleted.push(id);
@@ -52,6 +57,10 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
     deleteAllData: async () => undefined,
     clearMarks: async () => undefined,
     countMarks: async () => 2,
+    captureSelection: async (tabId, fallbackText) => {
+      selections.push({ tabId, fallbackText });
+      return tabId === 4 ? { text: 'Marie Curie was born in 1867.', page: { url: page.url, title: page.title, tabId: 4, surrounding: 'Around it.' }, hiddenSentences: 1 } : { text: fallbackText };
+    },
     capturePage: async (tabId) => {
       captured.push(tabId);
       return o.pageNow ? o.pageNow(tabId) : tabId === 4 ? page : undefined;
@@ -67,7 +76,7 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
     },
     revealMark: async () => true,
   };
-  return { handle: createHandlers(deps), started, cancelled, deleted, captured, stored, drawn };
+  return { handle: createHandlers(deps), started, cancelled, deleted, captured, stored, drawn, shown, selections };
 }
 
 describe('request handlers', () => {

@@ -7,7 +7,8 @@ import { executeRun } from '../pipeline/run';
 import { newRun } from '../pipeline/run-state';
 import type { Run } from '../core/run';
 import { withDefaults, type Settings } from '../settings/schema';
-import { RunManager, type ExecuteContext, type RunUpdate } from './run-manager';
+import { followPanel } from '../../test/harness/panel-follower.ts';
+import { RunManager, type ExecuteContext } from './run-manager';
 
 const configured: Settings = withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } });
 
@@ -44,8 +45,7 @@ describe('RunManager', () => {
     world = await startWorld({ steps: steps.slice(0, 1), facts, finalAnswer: 'Born in 1867.' }, { latency: { firstTokenMs: 30 } });
     const { store, manager } = setup(world);
     const run = await manager.start('ask', { text: '  When was Marie Curie born?  ' });
-    const seen: RunUpdate[] = [];
-    manager.subscribe(run.id, (u) => seen.push(u));
+    const { seen } = followPanel(manager);
     await manager.settled(run.id);
     const stored = await store.get(run.id);
     expect(stored?.status).toBe('done');
