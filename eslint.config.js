@@ -40,10 +40,60 @@ const layerRules = LAYERS.flatMap((layer, i) =>
   }),
 );
 
+// Shipped code: what a reader must hold in their head at once (ARCHITECTURE.md).
+const SHIPPED = ['lib/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'entrypoints/**/*.{ts,tsx}'];
+const FUNCTION_SIZE = {
+  'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+  complexity: ['error', 20],
+};
+
+// Folders not yet brought under the type-aware rules and the function-size rules (issue 21):
+// emptied folder by folder, one entry per line.
+const PENDING = [
+  'lib/retrieval/**',
+
+  'lib/net/**',
+
+  'lib/browser/**',
+
+  'lib/settings/**',
+
+  'lib/store/**',
+
+  'lib/core/**',
+
+  'lib/i18n/**',
+
+  'lib/llm/**',
+
+  'lib/pipeline/**',
+
+  'lib/page-marks/**',
+
+  'lib/export/**',
+
+  'lib/runs/**',
+
+  'components/**',
+
+  'entrypoints/**',
+
+  'bench/**',
+
+  'tools/**',
+
+  'test/**',
+];
+
 export default tseslint.config(
   { ignores: ['.output/**', '.wxt/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'public/**', 'bench/results/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  // Type-aware: a floating promise, an unsafe `any`, a method passed without its object are
+  // found from the types, not by reading.
+  ...tseslint.configs.recommendedTypeChecked,
+  { languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } } },
+  { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked },
+  { files: SHIPPED, ignores: ['**/*.test.{ts,tsx}'], rules: FUNCTION_SIZE },
   {
     plugins: { ratify: { rules: { 'no-silent-catch': noSilentCatch } } },
     languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
@@ -101,4 +151,6 @@ export default tseslint.config(
     ignores: ['**/*.test.{ts,tsx}'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^(?:[@~]/|(?:\\.\\./)+)entrypoints(?:/|$)', message: `components/ is below entrypoints/: ${UPWARD}.` }] }] },
   },
+  { files: PENDING, ...tseslint.configs.disableTypeChecked },
+  { files: PENDING, rules: { 'max-lines-per-function': 'off', complexity: 'off' } },
 );

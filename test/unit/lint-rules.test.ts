@@ -2,9 +2,20 @@
  * same code passing where it is allowed), through the repository's own eslint.config.js. */
 import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-const eslint = new ESLint({ cwd: process.cwd() });
+// The snippets below are linted as if they were files at these (nonexistent) paths; the type-aware
+// rules need a program for them, so they join the project as its tsconfig describes it.
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfig: {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['lib/x.ts', 'lib/x.test.ts', 'lib/*/x.ts', 'lib/*/x.test.ts', 'lib/*/*/x.ts', 'components/x.tsx', 'components/X.tsx', 'entrypoints/x.ts'], defaultProject: 'tsconfig.json', maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 100 },
+      },
+    },
+  },
+});
 
 async function rules(code: string, filePath: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
@@ -12,6 +23,9 @@ async function rules(code: string, filePath: string): Promise<string[]> {
 }
 
 describe('lint rules', () => {
+  // The type-aware rules build the project's program once, on the first file linted.
+  beforeAll(() => rules('export const warm = 1;\n', 'lib/x.ts'), 120_000);
+
   it('browser APIs only in lib/browser and entrypoints', async () => {
     const code = "import { browser } from 'wxt/browser';\nexport const tabs = () => browser.tabs.query({});\n";
     expect(await rules(code, 'lib/pipeline/x.ts')).toContain('no-restricted-imports');
@@ -41,6 +55,26 @@ describe('lint rules', () => {
     const code = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
     expect(await rules(code, 'lib/pipeline/x.ts')).toContain('max-lines');
     expect(await rules(code.split('\n').slice(0, 400).join('\n') + '\n', 'lib/pipeline/x.ts')).toEqual([]);
+  });
+
+  it('no shipped function over 80 lines or with more than 20 paths through it', async () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  s += ${i};`).join('\n');
+    const fn = (n: number) => `export function f(): number {\n  let s = 0;\n${body(n - 4)}\n  return s;\n}\n`;
+    expect(await rules(fn(81), 'lib/x.ts')).toContain('max-lines-per-function');
+    expect(await rules(fn(80), 'lib/x.ts')).toEqual([]);
+    // Tests and tools are not shipped: a long describe block is fine.
+    expect(await rules(fn(81), 'lib/x.test.ts')).toEqual([]);
+    const branches = (n: number) => `export function g(x: number): number {\n${Array.from({ length: n }, (_, i) => `  if (x === ${i}) return ${i};`).join('\n')}\n  return -1;\n}\n`;
+    expect(await rules(branches(20), 'lib/x.ts')).toContain('complexity');
+    expect(await rules(branches(19), 'lib/x.ts')).toEqual([]);
+  });
+
+  it('type-aware rules: a promise is never left floating, an unsafe any never spreads', async () => {
+    const floating = 'export function f(p: Promise<number>): void {\n  p.then((x) => x + 1);\n}\n';
+    expect(await rules(floating, 'lib/x.ts')).toContain('@typescript-eslint/no-floating-promises');
+    expect(await rules(floating.replace('  p.then', '  void p.then'), 'lib/x.ts')).toEqual([]);
+    const unsafe = 'export function f(s: string): number {\n  const v = JSON.parse(s);\n  return v.n;\n}\n';
+    expect(await rules(unsafe, 'lib/x.ts')).toEqual(expect.arrayContaining(['@typescript-eslint/no-unsafe-assignment', '@typescript-eslint/no-unsafe-return']));
   });
 
   it('an error is never swallowed without a comment saying why', async () => {
