@@ -72,12 +72,6 @@ const PENDING = [
 
   'lib/export/**',
 
-  'lib/runs/**',
-
-  'components/**',
-
-  'entrypoints/**',
-
   'bench/**',
 
   'tools/**',

@@ -12,17 +12,17 @@ import { filterTabs, optionId, PICKER_ID, TabPicker, type PickerItem } from './T
 
 export interface ComposerProps {
   text: string;
-  onText(text: string): void;
-  onAsk(text: string): void;
+  onText: (text: string) => void;
+  onAsk: (text: string) => void;
   scope: ScopeChoice;
-  onScope(s: ScopeChoice): void;
+  onScope: (s: ScopeChoice) => void;
   /** Every open tab (the picker's list), with the reason it would be skipped, if any. */
   tabs: { tab: ScopeTab; skip?: string }[];
   /** The page the user is on, and why it cannot be read (if so). */
   page?: { tab: ScopeTab; skip?: string };
   plan: ScopePlan;
   chosen: number[];
-  onChosen(ids: number[]): void;
+  onChosen: (ids: number[]) => void;
 }
 
 const SCOPES: TabScope[] = ['page', 'window', 'all', 'chosen'];
@@ -32,7 +32,8 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
   const before = text.slice(0, caret);
   const m = /(^|\s)@([^\s@]*)$/.exec(before);
   if (!m) return undefined;
-  return { start: before.length - m[2]!.length - 1, query: m[2]! };
+  const query = m[2] ?? '';
+  return { start: before.length - query.length - 1, query };
 }
 
 export function Composer(p: ComposerProps) {

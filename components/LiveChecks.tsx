@@ -3,7 +3,7 @@
 import type { Run } from '@/lib/core/run';
 import { useT } from './i18n';
 
-export function LiveChecks({ checks, onOpen }: { checks: Run[]; onOpen(id: string): void }) {
+export function LiveChecks({ checks, onOpen }: { checks: Run[]; onOpen: (id: string) => void }) {
   const t = useT();
   if (!checks.length) return null;
   return (

@@ -12,20 +12,20 @@ import { SiteAccessPrompt } from './SiteAccessPrompt';
 import { Trace } from './Trace';
 
 export interface RunActions {
-  onCancel(): void;
+  onCancel: () => void;
   /** Continue a failed or interrupted run from its checkpoint. */
-  onRetry(): void;
+  onRetry: () => void;
   /** Start again from scratch (optionally always checking sources). */
-  onAgain(forceRetrieval?: boolean): void;
-  onOpenSource(s: Source): void;
-  onOpenSettings(): void;
-  onClearMarks?(tabId: number): void;
+  onAgain: (forceRetrieval?: boolean) => void;
+  onOpenSource: (s: Source) => void;
+  onOpenSettings: () => void;
+  onClearMarks?: (tabId: number) => void;
   /** How many marks the tab still shows (the button goes when they are gone). */
-  countMarks?(tabId: number): Promise<number>;
+  countMarks?: (tabId: number) => Promise<number>;
   /** Ask the question as the user says it should be understood (replaces this run). */
-  onAskUnderstood?(text: string): void;
+  onAskUnderstood?: (text: string) => void;
   /** A checked claim clicked: its mark in the page is brought into view (false: none now). */
-  onRevealClaim?(tabId: number, sentence: string): Promise<boolean>;
+  onRevealClaim?: (tabId: number, sentence: string) => Promise<boolean>;
 }
 
 function statusText(t: T, run: Pick<Run, 'status'>): string {

@@ -8,7 +8,7 @@ import { RunView, type RunActions } from './RunView';
 import type { ClaimFocus } from './VerifyReport';
 import { useFollow } from './use-follow';
 
-export function ThreadView({ runs: shown, actionsFor, focus }: { runs: Run[]; actionsFor(run: Run): RunActions; focus?: ClaimFocus & { runId: string } }) {
+export function ThreadView({ runs: shown, actionsFor, focus }: { runs: Run[]; actionsFor: (run: Run) => RunActions; focus?: ClaimFocus & { runId: string } }) {
   const t = useT();
   const last = shown[shown.length - 1];
   const answerRef = useRef<HTMLElement>(null);

@@ -12,9 +12,9 @@ import { reportItems, summaryText, type ReportItem } from './report-items';
 import { VerdictBadge } from './Trace';
 
 export interface ReportActions {
-  onOpenSource(s: Source): void;
+  onOpenSource: (s: Source) => void;
   /** Scrolls the page to the claim's mark; false when the page shows no such mark now. */
-  onRevealClaim?(tabId: number, sentence: string): Promise<boolean>;
+  onRevealClaim?: (tabId: number, sentence: string) => Promise<boolean>;
 }
 
 /** A claim the panel was asked to bring up (a mark's "Show in Ratify"). */
@@ -114,7 +114,7 @@ export function VerifyReport({ run, actions, focus }: { run: Run; actions: Repor
 }
 
 /** The corrected text: open for a selection; folded for a page (the whole article). */
-export function CorrectedText({ run, onOpenSource, unfinished }: { run: Run; onOpenSource(s: Source): void; unfinished?: ReactNode }) {
+export function CorrectedText({ run, onOpenSource, unfinished }: { run: Run; onOpenSource: (s: Source) => void; unfinished?: ReactNode }) {
   const t = useT();
   const text = run.answer || run.corrected;
   if (!text) return null;

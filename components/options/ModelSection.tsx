@@ -18,10 +18,10 @@ export type AfterTest = 'saved' | 'needs-save';
 export interface ModelSectionProps {
   settings: Settings;
   problems: SettingsProblem[];
-  onChange(patch: Partial<Settings['llm']>): void;
-  onProblems(p: SettingsProblem[]): void;
+  onChange: (patch: Partial<Settings['llm']>) => void;
+  onProblems: (p: SettingsProblem[]) => void;
   /** A test succeeded with these endpoint settings: save if the whole form is valid. */
-  onConnected(llm: LlmSettings): Promise<AfterTest>;
+  onConnected: (llm: LlmSettings) => Promise<AfterTest>;
 }
 
 const TIMEOUT = rangeOf(SECTION_SCHEMAS.llm.shape.timeoutMs);

@@ -33,7 +33,7 @@ function withPresetUrl(s: Settings): Settings {
   return { ...s, llm: { ...s.llm, baseURL: PROVIDER_PRESETS[p].baseURL } };
 }
 
-function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Settings): void }) {
+function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved: (s: Settings) => void }) {
   const t = useT();
   const [s, setS] = useState<Settings>(() => withPresetUrl(initial));
   const [problems, setProblems] = useState<SettingsProblem[]>([]);

@@ -39,28 +39,28 @@ function worker() {
   Object.assign(fakeBrowser, {
     contextMenus: { onClicked: menus },
     commands: { onCommand: commands },
-    sidePanel: { open: vi.fn(async ({ tabId }: { tabId?: number }) => void opened.push(tabId)) },
+    sidePanel: { open: vi.fn(({ tabId }: { tabId?: number }) => Promise.resolve(void opened.push(tabId))) },
   });
   // A message the panel sends reaches the worker's listener as the panel's.
-  fakeBrowser.runtime.sendMessage = ((msg: unknown) => new Promise((resolve) => void fakeBrowser.runtime.onMessage.trigger(msg, PANEL, resolve))) as typeof fakeBrowser.runtime.sendMessage;
+  fakeBrowser.runtime.sendMessage = (msg: unknown) => new Promise((resolve) => void fakeBrowser.runtime.onMessage.trigger(msg, PANEL, resolve));
 
   const started: { mode: RunMode; input: RunInput }[] = [];
   const shown: (string | null)[] = [];
   const stored = new Map<string, Run>();
   const manager = {
-    start: async (mode: RunMode, input: RunInput) => {
+    start: (mode: RunMode, input: RunInput) => {
       started.push({ mode, input });
       const run = newRun(`r${started.length}`, mode, input, 0);
       stored.set(run.id, run);
-      return run;
+      return Promise.resolve(run);
     },
   } as unknown as RunManager;
   const deps = {
     manager,
-    getRun: async (id: string) => stored.get(id),
-    setActiveRun: async (id: string | null) => shown.push(id),
-    capturePage: async (tabId: number) => (tabId === 4 ? article : undefined),
-    captureSelection: async (tabId: number, fallbackText: string) => (tabId === 4 ? { text: 'She won two Nobel Prizes.', page: { url: article.url, title: article.title, tabId: 4 } } : { text: fallbackText }),
+    getRun: (id: string) => Promise.resolve(stored.get(id)),
+    setActiveRun: (id: string | null) => Promise.resolve(shown.push(id)),
+    capturePage: (tabId: number) => Promise.resolve(tabId === 4 ? article : undefined),
+    captureSelection: (tabId: number, fallbackText: string) => Promise.resolve(tabId === 4 ? { text: 'She won two Nobel Prizes.', page: { url: article.url, title: article.title, tabId: 4 } } : { text: fallbackText }),
   } as Partial<HandlerDeps>;
   const handle = createHandlers(deps as HandlerDeps);
   answerMessages(handle, deps.getRun!);
@@ -105,7 +105,7 @@ describe('one way to start a run', () => {
     const w = worker();
     const other = { ...tab, id: 9 };
     w.menus.fire({ menuItemId: CHECK_PAGE_MENU_ID, editable: false, pageUrl: '' }, other);
-    await vi.waitFor(async () => expect(await panelNoticeItem.getValue()).toMatchObject({ code: 'empty-input', message: expect.stringMatching(/does not read this page/) }));
+    await vi.waitFor(async () => expect(await panelNoticeItem.getValue()).toMatchObject({ code: 'empty-input', message: expect.stringMatching(/does not read this page/) as string }));
     let failed: unknown;
     const act = async (f: () => Promise<unknown>) => f().then(() => true, (e: unknown) => ((failed = e), false));
     checkThisPage({ page: { tab: { id: 9 } } } as unknown as Sources, act);
@@ -119,13 +119,14 @@ describe('one way to start a run', () => {
     const check = newRun('c1', 'page', { text: 'A.', page: { url: article.url, title: article.title, tabId: 4 } }, 0);
     w.stored.set(check.id, check);
     const fromTab = { id: 'test-extension-id', url: article.url, tab };
-    await fakeBrowser.runtime.onMessage.trigger({ type: MARK_SHOW, runId: 'c1', sentence: 'Marie Curie was born in 1867.' }, fromTab, () => {});
+    const fromMark = (msg: unknown, sender: Browser.runtime.MessageSender) => fakeBrowser.runtime.onMessage.trigger(msg, sender, () => {}).then(() => undefined);
+    await fromMark({ type: MARK_SHOW, runId: 'c1', sentence: 'Marie Curie was born in 1867.' }, fromTab);
     await until(() => w.shown.length === 1);
     expect(w.shown).toEqual(['c1']);
     expect(w.opened).toEqual([4]);
     await vi.waitFor(async () => expect(await focusClaimItem.getValue()).toMatchObject({ runId: 'c1', sentence: 'Marie Curie was born in 1867.' }));
     // Another tab's mark cannot open this run.
-    await fakeBrowser.runtime.onMessage.trigger({ type: MARK_SHOW, runId: 'c1', sentence: 'x' }, { ...fromTab, tab: { ...tab, id: 5 } }, () => {});
+    await fromMark({ type: MARK_SHOW, runId: 'c1', sentence: 'x' }, { ...fromTab, tab: { ...tab, id: 5 } });
     await new Promise((r) => setTimeout(r, 10));
     expect(w.shown).toEqual(['c1']);
   });

@@ -34,10 +34,10 @@ const threads = threadStore();
 export interface AskViewProps {
   configured: boolean | undefined;
   sources: Sources;
-  openSettings(): void;
-  saveLlm(llm: LlmSettings): Promise<void>;
+  openSettings: () => void;
+  saveLlm: (llm: LlmSettings) => Promise<void>;
   /** Show another run (a page check still running, an earlier check). */
-  onOpenRun(id: string): void;
+  onOpenRun: (id: string) => void;
   /** A claim a page mark's "Show in Ratify" asked for. */
   focus?: ClaimFocus & { runId: string };
 }
@@ -118,7 +118,7 @@ export function AskView({ configured, sources, openSettings, saveLlm, onOpenRun,
 }
 
 /** A request that failed, and a check the page's menu or the shortcut could not start. */
-function Notices({ requestError, notice, openSettings }: { requestError?: RunError; notice: PanelNotice | null; openSettings(): void }) {
+function Notices({ requestError, notice, openSettings }: { requestError?: RunError; notice: PanelNotice | null; openSettings: () => void }) {
   const t = useT();
   return (
     <>

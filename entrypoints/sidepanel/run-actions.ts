@@ -7,7 +7,7 @@ import { threadOf } from '@/lib/store/threads';
 import type { RunActions } from '@/components/RunView';
 import type { Act } from './use-act';
 
-export function runActions(run: Run, { act, ask, openSettings }: { act: Act; ask(q: Question): Promise<boolean>; openSettings(): void }): RunActions {
+export function runActions(run: Run, { act, ask, openSettings }: { act: Act; ask: (q: Question) => Promise<boolean>; openSettings: () => void }): RunActions {
   return {
     onCancel: () => void act(() => request('run/cancel', { id: run.id })),
     // Retry continues a run under its own id: the worker sends the panel the continued run.

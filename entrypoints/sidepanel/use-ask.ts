@@ -17,8 +17,8 @@ import type { Sources } from './use-sources';
 
 export interface Asking {
   /** 'waits': stored until it can run; true: started; false: the request failed (shown). */
-  ask(text: string): Promise<'waits' | boolean>;
-  start(q: Question): Promise<boolean>;
+  ask: (text: string) => Promise<'waits' | boolean>;
+  start: (q: Question) => Promise<boolean>;
   pending: PendingQuestion | null;
   /** The pending question waits for an answer still being written. */
   waiting: boolean;
@@ -42,7 +42,7 @@ export function useAsk({ configured, sources, act, panel }: { configured: boolea
 }
 
 /** Set up at last, and the answer it waited for finished: the waiting question runs, once. */
-function useRunWhenReady({ ready, pending, waiting, start }: { ready: boolean; pending: PendingQuestion | null; waiting: boolean; start(q: Question): Promise<boolean> }) {
+function useRunWhenReady({ ready, pending, waiting, start }: { ready: boolean; pending: PendingQuestion | null; waiting: boolean; start: (q: Question) => Promise<boolean> }) {
   const ran = useRef<number | undefined>(undefined);
   useEffect(() => {
     if (!ready || !pending || waiting || ran.current === pending.at) return;

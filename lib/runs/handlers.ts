@@ -122,7 +122,7 @@ function runHandlers(deps: HandlerDeps): Pick<Handlers, 'run/start' | 'run/show'
   return {
     'run/start': async (req) => shown(deps, deps.manager.start(req.mode, await startInput(deps, req))),
     'run/show': ({ id }) => deps.setActiveRun(id),
-    'run/cancel': async ({ id }) => deps.manager.cancel(id),
+    'run/cancel': ({ id }) => Promise.resolve(deps.manager.cancel(id)),
     'run/retry': async ({ id }) => shown(deps, deps.manager.retry(await existing(deps, id))),
     'run/again': async ({ id, forceRetrieval }) => {
       const old = await existing(deps, id);

@@ -14,7 +14,7 @@ afterEach(() => {
 function worker() {
   const connections: { onUpdate: (u: PanelUpdate) => void; onClose: () => void; closed: boolean }[] = [];
   const asked: (string | null)[] = [];
-  let reply: (id: string | null) => Promise<number> = async () => 1;
+  let reply: (id: string | null) => Promise<number> = () => Promise.resolve(1);
   const connect = (onUpdate: (u: PanelUpdate) => void, onClose: () => void) => {
     const c = { onUpdate, onClose, closed: false };
     connections.push(c);
@@ -152,7 +152,7 @@ describe('the run the panel shows', () => {
     const store = w.store();
     store.subscribe(() => {});
     w.send({ type: 'snapshot', activeRunId: 'q1', version: 0, runs: [question] });
-    w.answerShow(async () => 7);
+    w.answerShow(() => Promise.resolve(7));
     let shown = false;
     const asked = store.show(null).then(() => (shown = true));
     const settled = store.settled();
@@ -171,14 +171,14 @@ describe('the run the panel shows', () => {
     const store = w.store();
     store.subscribe(() => {});
     w.send({ type: 'snapshot', activeRunId: 'q1', version: 0, runs: [question] });
-    w.answerShow(async () => {
+    w.answerShow(() => {
       w.send({ type: 'active', runId: null, version: 3 });
-      return 3;
+      return Promise.resolve(3);
     });
     await store.show(null);
     expect(store.getSnapshot().activeRunId).toBeNull();
 
-    w.answerShow(async () => 9);
+    w.answerShow(() => Promise.resolve(9));
     const again = store.show('q1');
     await new Promise((r) => setTimeout(r, 0));
     w.send({ type: 'snapshot', activeRunId: 'q1', version: 0, runs: [question] }); // a restarted worker

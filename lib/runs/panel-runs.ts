@@ -55,8 +55,8 @@ export type ConnectRuns = (onUpdate: (u: PanelUpdate) => void, onClose: () => vo
 export type AskToShow = (id: string | null) => Promise<number>;
 
 export interface PanelRunStore {
-  subscribe(listener: () => void): () => void;
-  getSnapshot(): PanelRuns;
+  subscribe: (listener: () => void) => () => void;
+  getSnapshot: () => PanelRuns;
   /** Ask the worker to show a run (null: none, a new thread); resolves once the panel has heard
    * that it does (the change, a later one, or a fresh snapshot after a reconnect). */
   show(id: string | null): Promise<void>;

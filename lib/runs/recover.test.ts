@@ -24,7 +24,7 @@ afterEach(async () => {
 function worker(w: TestWorld, store: RunStore) {
   return new RunManager({
     store,
-    loadSettings: async () => withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } }),
+    loadSettings: () => Promise.resolve(withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } })),
     execute: (run, ctx) => executeRun({ run, llm: w.llm, library: curieLibrary(), settings: ctx.settings.pipeline, blocked: ctx.blocked, signal: ctx.signal, emit: ctx.emit }),
     newId: () => 'run-1',
   });

@@ -34,7 +34,7 @@ function setup(w: TestWorld, pipeline: Partial<PipelineSettings> = {}) {
   let n = 0;
   const manager = new RunManager({
     store,
-    loadSettings: async () => withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' }, pipeline }),
+    loadSettings: () => Promise.resolve(withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' }, pipeline })),
     execute: (run, ctx) => executeRun({ run, llm: w.llm, library: curieLibrary(), settings: ctx.settings.pipeline, blocked: ctx.blocked, signal: ctx.signal, emit: ctx.emit }),
     newId: () => `run-${++n}`,
   });

@@ -24,14 +24,14 @@ function setup(stored: Run[] = []) {
     emit({ type: 'done', status: 'done' });
   };
   const manager = new RunManager({
-    store: { put: async (r) => db.set(r.id, r), get: async (id) => db.get(id), running: async () => [] },
-    loadSettings: async () => withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } }),
+    store: { put: (r) => Promise.resolve(db.set(r.id, r)), get: (id) => Promise.resolve(db.get(id)), running: () => Promise.resolve([]) },
+    loadSettings: () => Promise.resolve(withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } })),
     execute,
     newId: () => `run-${++n}`,
   });
   const activeRun = memoryActiveRun();
-  const feed = createRunFeed({ manager, getRun: async (id) => db.get(id), activeRun, ready: Promise.resolve() });
-  const deps = { manager, getRun: async (id: string) => db.get(id), setActiveRun: (id: string | null) => feed.show(id) } as Partial<HandlerDeps>;
+  const feed = createRunFeed({ manager, getRun: (id) => Promise.resolve(db.get(id)), activeRun, ready: Promise.resolve() });
+  const deps = { manager, getRun: (id: string) => Promise.resolve(db.get(id)), setActiveRun: (id: string | null) => feed.show(id) } as Partial<HandlerDeps>;
   const handle = createHandlers(deps as HandlerDeps);
   const panel = () => followFeed(feed);
   return { manager, feed, handle, activeRun, finish: (id: string) => finish.get(id)?.(), panel, connect: feed.connect };
@@ -88,9 +88,9 @@ describe('the run feed', () => {
     const w = setup([old]);
     const p = w.panel();
     await settle();
-    const versions = await Promise.all([w.feed.show('old'), w.feed.show(null), w.feed.show('old')]);
-    expect(versions[0]).toBeLessThan(versions[1]!);
-    expect(versions[1]).toBeLessThan(versions[2]!);
+    const [first, second, third] = await Promise.all([w.feed.show('old'), w.feed.show(null), w.feed.show('old')]);
+    expect(first).toBeLessThan(second);
+    expect(second).toBeLessThan(third);
     expect(p.seen.filter((u) => u.type === 'active').map((u) => (u.type === 'active' ? u.runId : ''))).toEqual(['old', null, 'old']);
     expect(p.state().activeRunId).toBe('old');
   });

@@ -33,10 +33,10 @@ export interface RunFeedDeps {
 
 export interface RunFeed {
   /** A panel subscribes: `send` gets the snapshot, then every update; call the result to stop. */
-  connect(send: (u: PanelUpdate) => void): Promise<() => void>;
+  connect: (send: (u: PanelUpdate) => void) => Promise<() => void>;
   /** Make `id` the run every panel shows (null: none). The one writer of the active run.
    * Resolves with the version of the change once every panel has been told. */
-  show(id: string | null): Promise<number>;
+  show: (id: string | null) => Promise<number>;
 }
 
 export function createRunFeed(deps: RunFeedDeps, now: () => number = Date.now): RunFeed {

@@ -25,7 +25,7 @@ function setup(w: TestWorld, o: { settings?: Settings; execute?: (run: Run, ctx:
   const saveErrors: unknown[] = [];
   const manager = new RunManager({
     store,
-    loadSettings: async () => o.settings ?? configured,
+    loadSettings: () => Promise.resolve(o.settings ?? configured),
     execute: o.execute ?? ((run, ctx) => executeRun({ run, llm: w.llm, library: curieLibrary(), settings: ctx.settings.pipeline, blocked: ctx.blocked, signal: ctx.signal, emit: ctx.emit })),
     onSaveError: (err) => saveErrors.push(err),
     newId: () => `run-${++n}`,
@@ -138,9 +138,7 @@ describe('RunManager', () => {
   it('records a failure to start the pipeline at all as an error', async () => {
     world = await startWorld({});
     const { manager, store } = setup(world, {
-      execute: async () => {
-        throw new Error('boom');
-      },
+      execute: () => Promise.reject(new Error('boom')),
     });
     const run = await manager.start('ask', { text: 'q' });
     await manager.settled(run.id);
@@ -158,8 +156,8 @@ describe('RunManager', () => {
       ...newRun('b', 'ask', { text: 'Tell me about Marie Curie.' }),
       gate: { label: 'clear', beta: 0.1, betaThreshold: 0.5, retrieve: true },
       steps: [
-        { index: 0, draft: steps[0] as string, revised: steps[0], status: 'unchanged', queries: [], citations: [] },
-        { index: 1, draft: steps[1] as string, status: 'pending', queries: [{ round: 1, query: 'Pierre Curie married', passages: [] }], citations: [] },
+        { index: 0, draft: steps[0] ?? '', revised: steps[0], status: 'unchanged', queries: [], citations: [] },
+        { index: 1, draft: steps[1] ?? '', status: 'pending', queries: [{ round: 1, query: 'Pierre Curie married', passages: [] }], citations: [] },
       ],
     };
     await store.put({ ...fresh, steps: [{ index: 0, draft: 'd', status: 'pending', queries: [], citations: [] }] });

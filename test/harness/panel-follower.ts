@@ -17,13 +17,13 @@ export function memoryActiveRun(initial: string | null = null): ActiveRunStorage
 
 export interface PanelFollower {
   /** The panel's copy of a run. */
-  run(id: string): Run | undefined;
-  state(): PanelRuns;
+  run: (id: string) => Run | undefined;
+  state: () => PanelRuns;
   /** Every update the panel was sent, in order. */
   seen: PanelUpdate[];
   /** Called after each update has been applied to the panel's store. */
-  onUpdate(f: (u: PanelUpdate) => void): void;
-  close(): void;
+  onUpdate: (f: (u: PanelUpdate) => void) => void;
+  close: () => void;
 }
 
 /** Connects a panel to a worker's runs at once (the snapshot arrives within a few microtasks),
