@@ -85,7 +85,8 @@ export function flatten(v: unknown, prefix = ''): [string, string][] {
   }
   if (typeof v === 'object') return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => flatten(x, prefix ? `${prefix}.${k}` : k));
   if (typeof v === 'number') return [[prefix, Number.isInteger(v) ? String(v) : v.toFixed(3)]];
-  return [[prefix, String(v)]];
+  // What is left of JSON data: strings and booleans.
+  return [[prefix, typeof v === 'string' ? v : JSON.stringify(v)]];
 }
 
 type Rec = Record<string, unknown>;

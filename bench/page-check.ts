@@ -59,10 +59,11 @@ const PAGE = { url: 'https://news.example/four-landmarks', title: 'Four landmark
 function library(settings: PipelineSettings) {
   const docs = fixtureDocs();
   const tabs: TabsAdapter = {
-    list: async () => docs.map((d, i) => ({ id: i + 1, url: `https://encyclopedia.example${d.path}`, title: d.title })),
-    read: async (tab) => {
-      const d = docs[tab.id - 1]!;
-      return { kind: 'page', page: { url: `https://encyclopedia.example${d.path}`, hash: `h${tab.id}-${d.text.length}`, title: d.title, text: d.text, headings: [], lang: d.lang } };
+    list: () => Promise.resolve(docs.map((d, i) => ({ id: i + 1, url: `https://encyclopedia.example${d.path}`, title: d.title }))),
+    read: (tab) => {
+      const d = docs[tab.id - 1];
+      if (!d) return Promise.reject(new Error(`No document for tab ${tab.id}`));
+      return Promise.resolve({ kind: 'page', page: { url: `https://encyclopedia.example${d.path}`, hash: `h${tab.id}-${d.text.length}`, title: d.title, text: d.text, headings: [], lang: d.lang } });
     },
   };
   return createLibrary({ search: DEFAULT_SETTINGS.search, privacy: DEFAULT_SETTINGS.privacy, pipeline: settings, tabs, providers: [], checked: { tabId: PAGE.tabId, url: PAGE.url } });
@@ -140,8 +141,8 @@ export async function runPageCheckBench(o: BenchOptions, log: (s: string) => voi
     const runs: Run[] = [];
     const text = articleText(n);
     // In page order, as a reader goes down the page selecting one sentence after another.
-    const inPage = ARTICLE_CLAIMS.slice(0, n).sort((a, b) => text.indexOf(a.sentence!) - text.indexOf(b.sentence!));
-    for (const [i, c] of inPage.entries()) runs.push(await run(`${key}:${i}`, 'verify', { text: c.sentence!, page: { ...PAGE, surrounding: text.slice(0, 2000) } }, pipelineResponder({ claims: [c], searches: [c.query!] }), settings(n), t0, acc));
+    const inPage = ARTICLE_CLAIMS.slice(0, n).sort((a, b) => text.indexOf(a.sentence) - text.indexOf(b.sentence));
+    for (const [i, c] of inPage.entries()) runs.push(await run(`${key}:${i}`, 'verify', { text: c.sentence, page: { ...PAGE, surrounding: text.slice(0, 2000) } }, pipelineResponder({ claims: [c], searches: [c.query!] }), settings(n), t0, acc));
     return metrics(runs, acc, performance.now() - t0);
   };
 

@@ -183,7 +183,7 @@ async function pool(tasks: (() => Promise<void>)[], limit: number): Promise<void
   let next = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
-      while (next < tasks.length) await tasks[next++]();
+      for (let task = tasks[next++]; task; task = tasks[next++]) await task();
     }),
   );
 }
@@ -227,7 +227,7 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
       const ranked = (query: string) => {
         const order = new Set(rankPassages(query, whole).map((r) => r.passage.url));
         for (const d of q.docs) order.add(d.url);
-        return [...order].map((url) => ({ d: q.docs.find((x) => x.url === url) ?? q.docs[0] }));
+        return [...order].flatMap((url) => q.docs.filter((x) => x.url === url).slice(0, 1)).map((d) => ({ d }));
       };
       let lastQuery = '';
       const r = await referenceRat(q.question, {
@@ -245,7 +245,8 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
           // a stand-in for the rest of the article the real demo would download.
           const order = ranked(lastQuery).map((r) => r.d);
           const first = order.findIndex((d) => d.url === url);
-          const parts = [order[first], ...order.filter((_, i) => i !== first)];
+          const hit = order[first];
+          const parts = hit ? [hit, ...order.filter((_, i) => i !== first)] : order;
           let text = '';
           for (const d of parts) {
             if (text && text.length >= o.pageChars) break;
@@ -304,7 +305,8 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
         });
 
   // Warm-up (JIT, first connections) on one short gated run, not measured.
-  if (qs.length) await runRatifyFor(qs[0], 'warmup', 0.9, 0.5);
+  const warmup = qs[0];
+  if (warmup) await runRatifyFor(warmup, 'warmup', 0.9, 0.5);
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
   const t0 = performance.now();

@@ -43,10 +43,11 @@ export type LibraryKind = 'lib/retrieval createLibrary' | 'in-memory BM25 (fallb
 export function questionLibrary(q: BenchQuestion, settings: PipelineSettings): { library: Library; kind: LibraryKind } {
   try {
     const tabs: TabsAdapter = {
-      list: async () => q.docs.map((d, i) => ({ id: i + 1, url: d.url, title: d.title })),
-      read: async (tab) => {
+      list: () => Promise.resolve(q.docs.map((d, i) => ({ id: i + 1, url: d.url, title: d.title }))),
+      read: (tab) => {
         const d = q.docs[tab.id - 1];
-        return { kind: 'page', page: { url: d.url, hash: `h${tab.id}-${d.text.length}`, title: d.title, text: d.text, headings: [] } };
+        if (!d) return Promise.reject(new Error(`No document for tab ${tab.id}`));
+        return Promise.resolve({ kind: 'page', page: { url: d.url, hash: `h${tab.id}-${d.text.length}`, title: d.title, text: d.text, headings: [] } });
       },
     };
     const library = createLibrary({ search: DEFAULT_SETTINGS.search, privacy: DEFAULT_SETTINGS.privacy, pipeline: settings, tabs, providers: [] });
@@ -122,7 +123,7 @@ export async function runRatify(o: { q: BenchQuestion; llm: LlmClient; library: 
   const record = (u: CallUsage) => calls.push({ stage: u.stage, inputTokens: u.inputTokens, outputTokens: u.outputTokens });
   const llm: LlmClient = {
     usage: o.llm.usage,
-    embed: o.llm.embed,
+    embed: (texts, signal) => o.llm.embed(texts, signal),
     chat: (req) => o.llm.chat({ ...req, onUsage: (u) => (record(u), req.onUsage?.(u)) }),
     json: (req) => o.llm.json({ ...req, onUsage: (u) => (record(u), req.onUsage?.(u)) }),
   };

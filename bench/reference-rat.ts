@@ -79,12 +79,20 @@ const msgs = (user: string): ChatMessage[] => [
   { role: 'user', content: user },
 ];
 
+/** The sections of the authors' prompts (`##Question: …`), in their own markup. */
+export const REF_SECTION = { question: '##Question:', response: '##Response:', content: '##Content:', answer: '##Answer:', page: '##Existing Text in Wiki Web:', instruction: '##Instruction:' } as const;
+
+/** Each prompt's instruction, by stage: the scripted reference model (reference-responder.ts)
+ * tells the calls apart by them. */
+export const REF_INSTRUCTIONS = { draft: DRAFT_INSTRUCTION, split: splitInstruction, query: QUERY_INSTRUCTION, revise: REVISE_INSTRUCTION, titles: TITLES_INSTRUCTION } as const;
+
+const S = REF_SECTION;
 export const referencePrompts = {
   draft: (question: string) => msgs(`${question}${DRAFT_INSTRUCTION}`),
-  split: (question: string, draft: string, maxParagraphs: number) => msgs(`##Question: ${question}\n\n##Response: ${draft}\n\n##Instruction: ${splitInstruction(maxParagraphs)}`),
-  query: (question: string, answer: string) => msgs(`##Question: ${question}\n\n##Content: ${answer}\n\n##Instruction: ${QUERY_INSTRUCTION}`),
-  revise: (question: string, answer: string, chunk: string) => msgs(`##Existing Text in Wiki Web: ${chunk}\n\n##Question: ${question}\n\n##Answer: ${answer}\n\n##Instruction: ${REVISE_INSTRUCTION}`),
-  titles: (question: string, answer: string) => msgs(`##Question:\n${question}\n\n##Answer:\n${answer}\n\n##Instruction:\n${TITLES_INSTRUCTION}`),
+  split: (question: string, draft: string, maxParagraphs: number) => msgs(`${S.question} ${question}\n\n${S.response} ${draft}\n\n${S.instruction} ${splitInstruction(maxParagraphs)}`),
+  query: (question: string, answer: string) => msgs(`${S.question} ${question}\n\n${S.content} ${answer}\n\n${S.instruction} ${QUERY_INSTRUCTION}`),
+  revise: (question: string, answer: string, chunk: string) => msgs(`${S.page} ${chunk}\n\n${S.question} ${question}\n\n${S.answer} ${answer}\n\n${S.instruction} ${REVISE_INSTRUCTION}`),
+  titles: (question: string, answer: string) => msgs(`${S.question}\n${question}\n\n${S.answer}\n${answer}\n\n${S.instruction}\n${TITLES_INSTRUCTION}`),
 };
 
 /** The authors' chunk_texts, by characters: a text shorter than `size` is one chunk, otherwise it

@@ -10,15 +10,19 @@
  *   text" (0 turns that off: the answer is copied unchanged, the lower bound);
  * - titles: a title, then a subtitle above every paragraph.
  *
- * So output grows with n²: the k-th paragraph's revisions rewrite k paragraphs each. */
+ * So output grows with n²: the k-th paragraph's revisions rewrite k paragraphs each. It tells the
+ * calls apart by the prompts' sections and instructions as reference-rat.ts writes them.
+ */
 import type { LlmRequest, Reply, Responder } from '../test/harness/fake-llm.ts';
 import { shortQuery, type BenchQuestion } from './questions';
+import { REF_INSTRUCTIONS, REF_SECTION as S } from './reference-rat';
 
-function section(text: string, name: string): string {
-  const at = text.indexOf(`##${name}:`);
+/** A section's text: from its heading to the instruction (which every prompt ends with). */
+function section(text: string, heading: string): string {
+  const at = text.indexOf(heading);
   if (at < 0) return '';
-  const rest = text.slice(at + name.length + 3);
-  const end = rest.indexOf('\n\n##Instruction:');
+  const rest = text.slice(at + heading.length);
+  const end = rest.indexOf(`\n\n${S.instruction}`);
   return (end < 0 ? rest : rest.slice(0, end)).trim();
 }
 
@@ -36,18 +40,18 @@ function subtitle(paragraph: string): string {
 export function referenceResponder(q: BenchQuestion, details: number): Responder {
   return (req: LlmRequest): Reply => {
     const user = req.lastUser;
-    if (user.includes('with step-by-step thoughts')) return { content: q.thoughts.map((t) => t.text).join('\n\n') };
-    if (user.includes('Split the answer to the question')) {
-      const draft = section(user, 'Response');
+    if (user.includes(REF_INSTRUCTIONS.draft)) return { content: q.thoughts.map((t) => t.text).join('\n\n') };
+    if (user.includes(S.response)) {
+      const draft = section(user, S.response);
       return { content: draft.split(/\n\n+/).join('\n##\n') };
     }
-    if (user.includes('used as a query for a web search engine')) {
-      const paras = section(user, 'Content').split(/\n\n+/);
+    if (user.includes(S.content)) {
+      const paras = section(user, S.content).split(/\n\n+/);
       return { content: shortQuery(paras[paras.length - 1] ?? q.question) };
     }
-    if (user.includes('I want to revise the answer')) {
-      const page = section(user, 'Existing Text in Wiki Web');
-      const paras = section(user, 'Answer').split(/\n\n+/).filter(Boolean);
+    if (user.includes(S.page)) {
+      const page = section(user, S.page);
+      const paras = section(user, S.answer).split(/\n\n+/).filter(Boolean);
       const have = paras.join(' ');
       const add = sentencesOf(page)
         .filter((s) => !have.includes(s))
@@ -55,8 +59,8 @@ export function referenceResponder(q: BenchQuestion, details: number): Responder
       if (add.length && paras.length) paras[paras.length - 1] = `${paras[paras.length - 1]} ${add.join(' ')}`;
       return { content: paras.join('\n\n') };
     }
-    if (user.includes('Give the answer to the question a title')) {
-      const answer = user.split('##Answer:\n')[1]?.split('\n\n##Instruction:')[0] ?? '';
+    if (user.includes(REF_INSTRUCTIONS.titles)) {
+      const answer = section(user, S.answer);
       const paras = answer.split(/\n\n+/).filter(Boolean);
       return { content: [`# ${q.question.replace(/\?$/, '')}`, ...paras.map((p) => `${subtitle(p)}\n\n${p}`)].join('\n\n') };
     }

@@ -69,12 +69,14 @@ function pageSearch(w: WebRuleWorld, seen: string[]): SearchProvider {
   const passages = w.docs.map((d, i) => ({ id: String(i), url: d.url, title: d.title, origin: 'web' as const, text: `${d.title}. ${d.text}`, headingPath: [], start: 0, end: d.text.length }));
   return {
     name: 'wikipedia',
-    async search(query, ctx) {
+    search(query, ctx) {
       seen.push(query);
-      return rankPassages(query, passages, ctx.limit).map(({ passage: p }) => {
-        const d = w.docs[Number(p.id)]!;
-        return { url: d.url, title: d.title, snippet: d.text.slice(0, 200), page: { url: d.url, hash: `h${p.id}`, title: d.title, text: d.text, headings: [] } };
-      });
+      return Promise.resolve(
+        rankPassages(query, passages, ctx.limit).map(({ passage: p }) => {
+          const d = w.docs[Number(p.id)]!;
+          return { url: d.url, title: d.title, snippet: d.text.slice(0, 200), page: { url: d.url, hash: `h${p.id}`, title: d.title, text: d.text, headings: [] } };
+        }),
+      );
     },
   };
 }

@@ -92,7 +92,7 @@ async function ask(panel: Page, n: number): Promise<Timing> {
 
 async function setReadAhead(panel: Page, on: boolean): Promise<void> {
   await panel.evaluate(async (on) => {
-    const { settings } = (await chrome.storage.local.get('settings')) as { settings: { privacy?: Record<string, unknown> } };
+    const { settings } = await chrome.storage.local.get<{ settings: { privacy?: Record<string, unknown> } }>('settings');
     await chrome.storage.local.set({ settings: { ...settings, privacy: { ...settings.privacy, readAhead: on } } });
   }, on);
 }

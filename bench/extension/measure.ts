@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import type { BrowserContext, Page } from '@playwright/test';
 import { startHarness, type Harness, type Responder } from '../../test/harness/index.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
+import { line, SECTION } from '../../test/harness/prompt-reader.ts';
 import { EXTENSION_DIR, grantSiteAccess, launchWithExtension } from '../../test/e2e/launch.ts';
 import { firstRender, installFirstRenderProbe, median, timeHistoryOpen, timeSearch } from './panel-timing.ts';
 import { expectedList, makeRuns, storeRuns } from './seed-runs.ts';
@@ -102,7 +103,7 @@ function mixedResponder(questions: { q: string; rat: boolean }[]): Responder {
   const direct = pipelineResponder({ gate: { label: 'clear', confidence: 0.92 }, answer: (q) => `A confident, direct answer to "${q}", written the way a model would in two or three sentences without needing sources.` });
   const ratQuestions = new Set(questions.filter((x) => x.rat).map((x) => x.q));
   return (req) => {
-    const q = /^Question: (.*)$/m.exec(req.lastUser)?.[1]?.trim() ?? '';
+    const q = line(req.lastUser, SECTION.question) ?? '';
     return (ratQuestions.has(q) ? rat : direct)(req);
   };
 }

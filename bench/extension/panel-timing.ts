@@ -71,8 +71,7 @@ export function timeSearch(page: Page, query: string, expected: number): Promise
         });
         obs.observe(document.body, { childList: true, subtree: true });
         // React tracks the value through the native setter; setting .value directly is ignored.
-        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-        setter?.call(box, query);
+        Reflect.set(HTMLInputElement.prototype, 'value', query, box);
         box.dispatchEvent(new Event('input', { bubbles: true }));
       }),
     { query, expected },

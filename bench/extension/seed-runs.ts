@@ -223,7 +223,7 @@ export async function storeRuns(page: Page, runs: Run[], { clear = false, batch 
               for (const ix of s.indexes) os.createIndex(ix.name, ix.keyPath, { unique: ix.unique, multiEntry: ix.multiEntry });
             }
           };
-          req.onerror = () => reject(req.error);
+          req.onerror = () => reject(req.error ?? new Error('The database could not be opened.'));
           req.onsuccess = () => {
             const db = req.result;
             const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
@@ -239,7 +239,7 @@ export async function storeRuns(page: Page, runs: Run[], { clear = false, batch 
               db.close();
               resolve();
             };
-            tx.onerror = () => reject(tx.error);
+            tx.onerror = () => reject(tx.error ?? new Error('The runs could not be written.'));
           };
         }),
       { schema, clearFirst, rows: slice.map((run) => ({ run, summary: summarize(run) })) },

@@ -59,7 +59,7 @@ export async function runFidelity(dir: string): Promise<FidelityReport> {
     const ms = performance.now() - t0;
     total += ms;
     const { document } = parseHTML(`<!DOCTYPE html><html><body>${expected}</body></html>`);
-    const want = textFromNode(document.body as unknown as Node).text;
+    const want = textFromNode(document.body).text;
     pages.push({ name, ...tokenF1(page.text, want), ms: Math.round(ms) });
   }
   const f1s = pages.map((p) => p.f1).sort((a, b) => a - b);

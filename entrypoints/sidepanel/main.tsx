@@ -4,7 +4,7 @@ import '@/components/theme.css';
 import './panel.css';
 import { I18nProvider } from '@/components/i18n';
 import { NewerStoreNotice, StoreUnavailable, ViewBoundary } from '@/components/StoreNotice';
-import { request } from '@/lib/browser/messaging';
+import { activeRunItem } from '@/lib/browser/settings-store';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { storeHealth } from '@/lib/store/health';
 import { App } from './App';
@@ -16,8 +16,7 @@ const lang = pickLanguage('auto', browser.i18n?.getUILanguage?.() ?? navigator.l
 void storeHealth().then((health) =>
   root.render(
     <I18nProvider lang={lang}>
-      {/* The worker keeps which run the panel shows: it is asked to show none (resolves once saved). */}
-      <ViewBoundary onReset={() => request('run/show', { id: null }).then(() => undefined)}>
+      <ViewBoundary onReset={() => activeRunItem.setValue(null)}>
         {health.ok ? (
           <>
             {health.newer && <NewerStoreNotice newer={health.newer} />}

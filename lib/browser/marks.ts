@@ -18,7 +18,7 @@ export async function showMarks(tabId: number, marks: PageMark[], options: ShowM
     },
     args: [PAGE_MARKS_GLOBAL, marks, options],
   });
-  return (res?.result as ShowMarksResult | undefined) ?? { shown: 0, missing: marks.map((m) => m.sentence) };
+  return res?.result ?? { shown: 0, missing: marks.map((m) => m.sentence) };
 }
 
 /** Removes every mark from the tab and restores its text. A tab that never had marks is left alone

@@ -1,7 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { Reply, RequestMap, RequestType } from '../runs/messages';
-import { RUNS_PORT } from '../runs/messages';
-import type { PanelUpdate } from '../runs/run-feed';
+import { RUN_PORT_PREFIX } from '../runs/messages';
+import type { RunUpdate } from '../runs/run-manager';
 import type { RunError } from '../core/run';
 
 export class RequestFailed extends Error {
@@ -12,18 +12,17 @@ export class RequestFailed extends Error {
 
 /** Send a typed request to the worker; rejects with RequestFailed carrying a RunError. */
 export async function request<K extends RequestType>(type: K, req: RequestMap[K]['req']): Promise<RequestMap[K]['res']> {
-  const reply = (await browser.runtime.sendMessage({ type, ...req })) as Reply<RequestMap[K]['res']> | undefined;
+  const reply = await browser.runtime.sendMessage<unknown, Reply<RequestMap[K]['res']> | undefined>({ type, ...req });
   if (!reply) throw new RequestFailed({ code: 'unknown', message: 'The extension\'s worker did not answer. Reload the extension.' });
   if (!reply.ok) throw new RequestFailed(reply.error);
   return reply.value;
 }
 
-/** Follow the worker's runs (the panel's one subscription, lib/runs/panel-runs.ts); returns a
- * function that stops following. */
-export function followRuns(onUpdate: (u: PanelUpdate) => void, onClose: () => void): () => void {
-  const port = browser.runtime.connect({ name: RUNS_PORT });
-  port.onMessage.addListener((m) => onUpdate(m as PanelUpdate));
-  port.onDisconnect.addListener(() => onClose());
+/** Follow a run's live updates; returns a function that stops following. */
+export function followRun(id: string, onUpdate: (u: RunUpdate) => void, onClose?: () => void): () => void {
+  const port = browser.runtime.connect({ name: RUN_PORT_PREFIX + id });
+  port.onMessage.addListener((m) => onUpdate(m as RunUpdate));
+  port.onDisconnect.addListener(() => onClose?.());
   return () => port.disconnect();
 }
 

@@ -34,7 +34,7 @@ export function base64ToBytes(b64: string): Uint8Array {
 
 async function askOffscreen(msg: OffscreenRead): Promise<ReadablePage> {
   await ensureOffscreen();
-  const reply = (await browser.runtime.sendMessage(msg)) as OffscreenReadReply | undefined;
+  const reply = await browser.runtime.sendMessage<OffscreenRead, OffscreenReadReply | undefined>(msg);
   if (!reply) throw new Error('the page reader did not answer');
   if (!reply.ok) throw new Error(reply.error);
   return reply.page;

@@ -18,6 +18,7 @@ function pdfJs(): Promise<PdfJs> {
   // A fixed path, not a computed URL: the module can only be the extension's own copy (an
   // absolute path resolves against the extension's origin), as a store reviewer can see. (`as
   // string` only keeps TypeScript from looking for the file among the sources.)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without `as string` TypeScript resolves the literal as a source module and fails
   loaded ??= (import(/* @vite-ignore */ '/pdfjs/pdf.min.mjs' as string) as Promise<PdfJsModule>).then((m) => {
     m.GlobalWorkerOptions.workerSrc = `${base}pdf.worker.min.mjs`;
     return m;

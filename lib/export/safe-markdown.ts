@@ -11,7 +11,7 @@
  * It rewrites only the offending spans of the original text (found by parsing it the way the
  * panel renders it: CommonMark + GFM), so everything else, citation markers included, stays
  * byte for byte as the model wrote it. */
-import type { Definition, Nodes, Root } from 'mdast';
+import type { Definition, Link, LinkReference, Nodes } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
@@ -76,45 +76,52 @@ function apart(md: string, at: [number, number], text: string): string {
 /** `allowed`: the run's validated source URLs (any form; compared by linkKey). */
 export function sanitizeMarkdown(md: string, allowed: Iterable<string> | Set<string>): string {
   const keys = allowed instanceof Set ? allowed : new Set([...allowed].map(linkKey).filter((k): k is string => !!k));
-  const tree = parser.parse(md) as Root;
+  const tree = parser.parse(md);
   const defs = new Map<string, Definition>();
   visit(tree, 'definition', (d) => {
     defs.set(d.identifier, d);
   });
   const edits: { at: [number, number]; text: string }[] = [];
-  visit(tree, (node) => {
-    const n = node as Nodes;
+  visit(tree, (n) => {
     const at = span(md, n);
-    if (!at) return undefined;
-    if (n.type === 'html' || n.type === 'definition') {
-      edits.push({ at, text: n.type === 'html' && separates(n.value) ? apart(md, at, '') : '' });
-      return SKIP;
-    }
-    if (n.type === 'image' || n.type === 'imageReference') {
-      edits.push({ at, text: apart(md, at, n.alt ? sanitizeMarkdown(n.alt, keys) : '') });
-      return SKIP;
-    }
-    if (n.type === 'link' || n.type === 'linkReference') {
-      const url = n.type === 'link' ? n.url : (defs.get(n.identifier)?.url ?? '');
-      const key = linkKey(url);
-      if (n.type === 'link' && key && keys.has(key)) return undefined; // a validated source: kept
-      const inner = rawLabel(md, n);
-      const shown = md.slice(...at);
-      // A bare address (GFM literal, www.… or an e-mail address, or <…>): as written, as code,
-      // so it is neither a link nor linked again when the text is rendered.
-      if (n.type === 'link' && (inner === shown || shown === `<${inner}>`)) {
-        edits.push({ at, text: codeSpan(inner) });
-        return SKIP;
-      }
-      const text = sanitizeMarkdown(inner, keys);
-      // A web address is shown so the user sees where it would go; any other scheme (javascript:,
-      // data:) only as its label.
-      edits.push({ at, text: key ? `${text} (${codeSpan(url)})` : text });
-      return SKIP;
-    }
-    return undefined;
+    const text = at && replacement(md, n, at, { defs, keys });
+    if (!at || text === undefined) return undefined;
+    edits.push({ at, text });
+    return SKIP;
   });
   let out = md;
   for (const e of edits.sort((x, y) => y.at[0] - x.at[0])) out = out.slice(0, e.at[0]) + e.text + out.slice(e.at[1]);
   return out;
+}
+
+interface Allowed {
+  /** The text's reference definitions, by identifier. */
+  defs: Map<string, Definition>;
+  /** The validated sources' link keys. */
+  keys: Set<string>;
+}
+
+/** What the node at `at` becomes (its children are not visited then); undefined: it stays, and
+ * its children are visited. HTML and definitions go; an image becomes its alt text; a link that
+ * is not a validated source becomes its label (linkReplacement). */
+function replacement(md: string, n: Nodes, at: [number, number], a: Allowed): string | undefined {
+  if (n.type === 'html' || n.type === 'definition') return n.type === 'html' && separates(n.value) ? apart(md, at, '') : '';
+  if (n.type === 'image' || n.type === 'imageReference') return apart(md, at, n.alt ? sanitizeMarkdown(n.alt, a.keys) : '');
+  if (n.type === 'link' || n.type === 'linkReference') return linkReplacement(md, n, at, a);
+  return undefined;
+}
+
+function linkReplacement(md: string, n: Link | LinkReference, at: [number, number], a: Allowed): string | undefined {
+  const url = n.type === 'link' ? n.url : (a.defs.get(n.identifier)?.url ?? '');
+  const key = linkKey(url);
+  if (n.type === 'link' && key && a.keys.has(key)) return undefined; // a validated source: kept
+  const inner = rawLabel(md, n);
+  const shown = md.slice(...at);
+  // A bare address (GFM literal, www.… or an e-mail address, or <…>): as written, as code,
+  // so it is neither a link nor linked again when the text is rendered.
+  if (n.type === 'link' && (inner === shown || shown === `<${inner}>`)) return codeSpan(inner);
+  const text = sanitizeMarkdown(inner, a.keys);
+  // A web address is shown so the user sees where it would go; any other scheme (javascript:,
+  // data:) only as its label.
+  return key ? `${text} (${codeSpan(url)})` : text;
 }

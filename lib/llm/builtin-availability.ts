@@ -33,6 +33,14 @@ export interface LanguageModelSession {
   destroy(): void;
 }
 
+/** The session's own count of the tokens `input` would take (the method's name changed in Chrome
+ * 142); undefined when it cannot count. */
+export async function measureUsage(s: LanguageModelSession, input: string, opts?: PromptOptions): Promise<number | undefined> {
+  if (s.measureContextUsage) return s.measureContextUsage(input, opts);
+  if (s.measureInputUsage) return s.measureInputUsage(input, opts);
+  return undefined;
+}
+
 export interface LanguageModelStatic {
   availability(opts?: LanguageOptions): Promise<Availability>;
   create(opts?: LanguageOptions & { initialPrompts?: ChatMessage[]; signal?: AbortSignal; monitor?: (m: DownloadMonitor) => void }): Promise<LanguageModelSession>;

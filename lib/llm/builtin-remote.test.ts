@@ -38,11 +38,11 @@ function recorded(): { lm: LanguageModelStatic; signals: AbortSignal[]; destroye
 /** A remote LanguageModel served with `lm`; `servers` are the serving ends, one per connection. */
 function remoteOver(lm: LanguageModelStatic | undefined): { remote: LanguageModelStatic; servers: PortLike[] } {
   const servers: PortLike[] = [];
-  const remote = remoteLanguageModel(async () => {
+  const remote = remoteLanguageModel(() => {
     const [client, server] = portPair();
     servers.push(server);
     serveLanguageModel(lm, server);
-    return client;
+    return Promise.resolve(client);
   });
   return { remote, servers };
 }
@@ -147,7 +147,7 @@ describe('the built-in model over a port', () => {
     const rec = recorded();
     const [client, server] = portPair();
     serveLanguageModel(rec.lm, server);
-    const remote = remoteLanguageModel(async () => client);
+    const remote = remoteLanguageModel(() => Promise.resolve(client));
     const s = await remote.create({ ...en });
     const reader = s.promptStreaming('Tell me everything.').getReader();
     await reader.read();

@@ -4,7 +4,7 @@
  * download progress, streamed chunks, aborts and session ends travel as small JSON messages (a
  * runtime Port carries JSON only), so errors are rebuilt on this side as DOMExceptions with the
  * same name: the client tells a full context window (QuotaExceededError) from an abort by name. */
-import type { Availability, LanguageModelSession, LanguageModelStatic, LanguageOptions } from './builtin-availability';
+import { measureUsage, type Availability, type LanguageModelSession, type LanguageModelStatic, type LanguageOptions } from './builtin-availability';
 import type { ChatMessage } from './types';
 
 /** The part of a runtime Port both ends use (browser.runtime.Port satisfies it). */
@@ -94,9 +94,9 @@ export function serveLanguageModel(lm: LanguageModelStatic | undefined, port: Po
     const s = session(req.session);
     const opts = { ...req.opts, signal };
     if (req.op === 'measure') {
-      const measure = s.measureContextUsage ?? s.measureInputUsage;
-      if (!measure) throw new DOMException('This model cannot measure its input.', 'NotSupportedError');
-      return post({ id: req.id, ok: true, value: await measure.call(s, req.input, opts) });
+      const value = await measureUsage(s, req.input, opts);
+      if (value === undefined) throw new DOMException('This model cannot measure its input.', 'NotSupportedError');
+      return post({ id: req.id, ok: true, value });
     }
     if (req.op === 'prompt') return post({ id: req.id, ok: true, value: await s.prompt(req.input, opts), info: infoOf(s) });
     const reader = s.promptStreaming(req.input, opts).getReader();
@@ -141,46 +141,71 @@ const abortError = () => new DOMException('Aborted.', 'AbortError');
 /** A `LanguageModel` that runs at the other end of `connect()`'s port, connected on first use and
  * again after the other end went away. */
 export function remoteLanguageModel(connect: () => Promise<PortLike>): LanguageModelStatic {
-  let port: Promise<PortLike> | undefined;
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
+  const remote = new RemotePort(connect);
+  return {
+    async availability(opts) {
+      return (await remote.once<Availability>((id) => ({ id, op: 'availability', opts }), undefined)).value as Availability;
+    },
+    async create(opts = {}) {
+      const { signal, monitor, ...rest } = opts;
+      const listeners: ((e: { loaded: number }) => void)[] = [];
+      monitor?.({ addEventListener: (_type, f) => listeners.push(f) });
+      const r = await remote.once((id) => ({ id, op: 'create', opts: rest, monitor: !!monitor }), signal, (loaded) => listeners.forEach((f) => f({ loaded })));
+      return remoteSession(remote, r.session as number, r.info as SessionInfo);
+    },
+  };
+}
 
-  function connected(): Promise<PortLike> {
-    port ??= connect().then(
+type Answered<T> = Extract<LmReply, { ok: true }> & { value?: T };
+
+/** The port to the other end, connected on first use and again after the other end went away,
+ * and the requests waiting on it. */
+class RemotePort {
+  private port: Promise<PortLike> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(private readonly connect: () => Promise<PortLike>) {}
+
+  private connected(): Promise<PortLike> {
+    this.port ??= this.connect().then(
       (p) => {
         p.onMessage.addListener((m) => {
           const r = m as LmReply;
-          pending.get(r.id)?.onReply(r);
+          this.pending.get(r.id)?.onReply(r);
         });
-        p.onDisconnect.addListener(() => {
-          port = undefined;
-          const gone = new Error("Chrome's built-in model stopped answering: the offscreen document that runs it closed.");
-          const all = [...pending.values()];
-          pending.clear();
-          all.forEach((x) => x.onGone(gone));
-        });
+        p.onDisconnect.addListener(() => this.gone());
         return p;
       },
       (e: unknown) => {
-        port = undefined;
+        this.port = undefined;
         throw e;
       },
     );
-    return port;
+    return this.port;
+  }
+
+  /** The other end went away: every request waiting on it fails. */
+  private gone(): void {
+    this.port = undefined;
+    const gone = new Error("Chrome's built-in model stopped answering: the offscreen document that runs it closed.");
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    all.forEach((x) => x.onGone(gone));
   }
 
   /** Sends one request; `onReply` handles its replies until the returned `stop` ends it (and,
    * with `remote`, stops it at the other end too). */
-  async function call(make: (id: number) => LmCall, signal: AbortSignal | undefined, handlers: Pending): Promise<(remote: boolean) => void> {
+  async call(make: (id: number) => LmCall, signal: AbortSignal | undefined, handlers: Pending): Promise<(remote: boolean) => void> {
     if (signal?.aborted) throw abortError();
-    const p = await connected();
-    const id = nextId++;
+    const p = await this.connected();
+    const id = this.nextId++;
     const settle = () => {
-      pending.delete(id);
+      this.pending.delete(id);
       signal?.removeEventListener('abort', onAbort);
     };
     const stop = (remote: boolean) => {
-      if (!pending.has(id)) return;
+      if (!this.pending.has(id)) return;
       settle();
       if (!remote) return;
       try {
@@ -190,11 +215,11 @@ export function remoteLanguageModel(connect: () => Promise<PortLike>): LanguageM
       }
     };
     const onAbort = () => {
-      if (!pending.has(id)) return;
+      if (!this.pending.has(id)) return;
       stop(true);
       handlers.onGone(abortError());
     };
-    pending.set(id, {
+    this.pending.set(id, {
       onReply: (r) => handlers.onReply(r),
       onGone: (e) => {
         settle();
@@ -207,95 +232,89 @@ export function remoteLanguageModel(connect: () => Promise<PortLike>): LanguageM
   }
 
   /** A request answered once. */
-  function once<T>(make: (id: number) => LmCall, signal: AbortSignal | undefined, onProgress?: (loaded: number) => void): Promise<Extract<LmReply, { ok: true }> & { value?: T }> {
+  once<T>(make: (id: number) => LmCall, signal: AbortSignal | undefined, onProgress?: (loaded: number) => void): Promise<Answered<T>> {
     return new Promise((resolve, reject) => {
       let stop = (_remote: boolean) => {};
-      call(
-        make,
-        signal,
-        {
-          onReply: (r) => {
-            if ('progress' in r) return onProgress?.(r.progress);
-            if (!('ok' in r)) return;
-            stop(false);
-            if (r.ok) resolve(r as Extract<LmReply, { ok: true }> & { value?: T });
-            else reject(rebuild(r.error));
-          },
-          onGone: reject,
+      this.call(make, signal, {
+        onReply: (r) => {
+          if ('progress' in r) return onProgress?.(r.progress);
+          if (!('ok' in r)) return;
+          stop(false);
+          if (r.ok) resolve(r as Answered<T>);
+          else reject(rebuild(r.error));
         },
-      ).then((s) => (stop = s), reject);
+        onGone: reject,
+      }).then((s) => (stop = s), reject);
     });
   }
 
-  function session(n: number, first: SessionInfo): LanguageModelSession {
-    let info = first;
-    let ended = false;
-    const update = (i: SessionInfo | undefined) => {
-      if (i) info = i;
-    };
-    const measure = async (input: string, opts?: { signal?: AbortSignal; responseConstraint?: Record<string, unknown> }) =>
-      (await once<number>((id) => ({ id, op: 'measure', session: n, input, opts: { responseConstraint: opts?.responseConstraint } }), opts?.signal)).value as number;
-    return {
-      get contextWindow() {
-        return info.contextWindow;
-      },
-      get inputQuota() {
-        return info.inputQuota;
-      },
-      get contextUsage() {
-        return info.contextUsage;
-      },
-      get inputUsage() {
-        return info.inputUsage;
-      },
-      ...(first.measures ? { measureContextUsage: measure } : {}),
-      async prompt(input, opts) {
-        const r = await once<string>((id) => ({ id, op: 'prompt', session: n, input, opts: { responseConstraint: opts?.responseConstraint } }), opts?.signal);
-        update(r.info);
-        return r.value as string;
-      },
-      promptStreaming(input, opts) {
-        let stop = (_remote: boolean) => {};
-        return new ReadableStream<string>({
-          start: (c) => {
-            call((id) => ({ id, op: 'stream', session: n, input, opts: { responseConstraint: opts?.responseConstraint } }), opts?.signal, {
-              onReply: (r) => {
-                if ('chunk' in r) return c.enqueue(r.chunk);
-                if (!('ok' in r)) return;
-                stop(false);
-                if (!r.ok) return c.error(rebuild(r.error));
-                update(r.info);
-                c.close();
-              },
-              onGone: (e) => c.error(e),
-            }).then(
-              (s) => (stop = s),
-              (e: unknown) => c.error(e),
-            );
-          },
-          // The reader gave up: the model stops too.
-          cancel: () => stop(true),
-        });
-      },
-      destroy() {
-        if (ended) return;
-        ended = true;
-        // A port already gone took the session with it.
-        void port?.then((p) => p.postMessage({ op: 'destroy', session: n } satisfies LmRequest)).catch(() => undefined);
-      },
-    };
+  /** A message with no reply, if the port is (still) there. */
+  tell(message: LmRequest): void {
+    // A port already gone took what the message was about (a session) with it.
+    void this.port?.then((p) => p.postMessage(message)).catch(() => undefined);
   }
+}
 
+/** A session at the other end (number `n`), as it last described itself. */
+function remoteSession(remote: RemotePort, n: number, first: SessionInfo): LanguageModelSession {
+  let info = first;
+  let ended = false;
+  const update = (i: SessionInfo | undefined) => {
+    if (i) info = i;
+  };
+  const opts = (o?: PromptOpts) => ({ responseConstraint: o?.responseConstraint });
+  const measure = async (input: string, o?: { signal?: AbortSignal } & PromptOpts) => (await remote.once<number>((id) => ({ id, op: 'measure', session: n, input, opts: opts(o) }), o?.signal)).value as number;
   return {
-    async availability(opts) {
-      return (await once<Availability>((id) => ({ id, op: 'availability', opts }), undefined)).value as Availability;
+    get contextWindow() {
+      return info.contextWindow;
     },
-    async create(opts = {}) {
-      const { signal, monitor, ...rest } = opts;
-      const listeners: ((e: { loaded: number }) => void)[] = [];
-      monitor?.({ addEventListener: (_type, f) => listeners.push(f) });
-      const r = await once((id) => ({ id, op: 'create', opts: rest, monitor: !!monitor }), signal, (loaded) => listeners.forEach((f) => f({ loaded })));
-      return session(r.session as number, r.info as SessionInfo);
+    get inputQuota() {
+      return info.inputQuota;
+    },
+    get contextUsage() {
+      return info.contextUsage;
+    },
+    get inputUsage() {
+      return info.inputUsage;
+    },
+    ...(first.measures ? { measureContextUsage: measure } : {}),
+    async prompt(input, o) {
+      const r = await remote.once<string>((id) => ({ id, op: 'prompt', session: n, input, opts: opts(o) }), o?.signal);
+      update(r.info);
+      return r.value as string;
+    },
+    promptStreaming: (input, o) => streamFrom(remote, (id) => ({ id, op: 'stream', session: n, input, opts: opts(o) }), o?.signal, update),
+    destroy() {
+      if (ended) return;
+      ended = true;
+      remote.tell({ op: 'destroy', session: n });
     },
   };
+}
+
+/** A streamed prompt's chunks as they arrive; the session's description comes with its end. */
+function streamFrom(remote: RemotePort, make: (id: number) => LmCall, signal: AbortSignal | undefined, update: (i: SessionInfo | undefined) => void): ReadableStream<string> {
+  let stop = (_remote: boolean) => {};
+  return new ReadableStream<string>({
+    start: (c) => {
+      remote
+        .call(make, signal, {
+          onReply: (r) => {
+            if ('chunk' in r) return c.enqueue(r.chunk);
+            if (!('ok' in r)) return;
+            stop(false);
+            if (!r.ok) return c.error(rebuild(r.error));
+            update(r.info);
+            c.close();
+          },
+          onGone: (e) => c.error(e),
+        })
+        .then(
+          (s) => (stop = s),
+          (e: unknown) => c.error(e),
+        );
+    },
+    // The reader gave up: the model stops too.
+    cancel: () => stop(true),
+  });
 }

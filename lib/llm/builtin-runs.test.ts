@@ -53,7 +53,7 @@ function world(): TestWorld {
   const llm = createLlmClient(withDefaults({ llm: { preset: 'builtin', model: BUILTIN_MODEL_ID } }).llm);
   // No HTTP server: the built-in model is in the browser. `chatRequests` counts its prompts.
   const server = { chatRequests: () => fake!.prompts.map((p) => ({ stage: stageOf(p.constraint) })) } as unknown as TestWorld['server'];
-  return { server, llm, close: async () => undefined };
+  return { server, llm, close: () => Promise.resolve() };
 }
 
 const row = (name: string, r: Awaited<ReturnType<typeof runOnce>>) =>
@@ -141,11 +141,11 @@ describe('Chrome’s built-in model', () => {
     expect(await builtinStatus()).toBe('unavailable');
     let connects = 0;
     setRemoteLanguageModel(
-      remoteLanguageModel(async () => {
+      remoteLanguageModel(() => {
         connects++;
         const [worker, document] = portPair();
         serveLanguageModel(offscreen, document);
-        return worker;
+        return Promise.resolve(worker);
       }),
     );
     try {

@@ -8,10 +8,10 @@ import { LlmError } from './errors';
 function installFakePromptApi(answer: (prompt: string, constraint?: unknown) => string, availability = 'available') {
   const seen: { initialPrompts: unknown; prompt: string; constraint?: unknown }[] = [];
   (globalThis as Record<string, unknown>).LanguageModel = {
-    availability: async () => availability,
-    create: async ({ initialPrompts }: { initialPrompts: unknown }) => ({
+    availability: () => Promise.resolve(availability),
+    create: ({ initialPrompts }: { initialPrompts: unknown }) => Promise.resolve({
       destroy() {},
-      prompt: async () => '',
+      prompt: () => Promise.resolve(''),
       promptStreaming(prompt: string, opts: { signal?: AbortSignal; responseConstraint?: unknown }) {
         seen.push({ initialPrompts, prompt, constraint: opts.responseConstraint });
         const text = answer(prompt, opts.responseConstraint);
@@ -84,7 +84,7 @@ describe('the built-in (on-device) model', () => {
     });
     expect(value).toBe('42');
     expect(seen).toHaveLength(2);
-    expect(seen[0].constraint).toMatchObject({ type: 'object' });
+    expect(seen[0]!.constraint).toMatchObject({ type: 'object' });
   });
 
   it('reports a browser without the API as not configured, and a cancel as cancelled', async () => {

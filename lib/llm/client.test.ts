@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../test/harness/fake-llm.ts';
 import { faultOnce, sequence } from '../../test/harness/llm-script.ts';
-import { createLlmClient } from './client';
+import { createLlmClient, requestBody } from './client';
 import { LlmError } from './errors';
 import type { LlmSettings } from '../settings/schema';
 
@@ -41,7 +41,7 @@ describe('LLM client', () => {
     expect(text).toBe('Hello there, streaming world.');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(text);
-    expect(llm.usage.byStage.compose.calls).toBe(1);
+    expect(llm.usage.byStage.compose?.calls).toBe(1);
     expect(llm.usage.outputTokens).toBeGreaterThan(0);
     expect(usage).toHaveLength(1);
   });
@@ -52,7 +52,7 @@ describe('LLM client', () => {
     const partials: unknown[] = [];
     const out = await llm.json({ ...ask(), onPartial: (p) => partials.push(p) });
     expect(out).toEqual({ answer: 'forty-two is the answer' });
-    const body = server.chatRequests()[0].body as { response_format: { type: string; json_schema: { name: string } } };
+    const body = server.chatRequests()[0]!.body as { response_format: { type: string; json_schema: { name: string } } };
     expect(body.response_format.type).toBe('json_schema');
     expect(body.response_format.json_schema.name).toBe('answer');
     expect(partials.some((p) => typeof (p as { answer?: string })?.answer === 'string' && (p as { answer: string }).answer.length < 23)).toBe(true);
@@ -124,7 +124,7 @@ describe('LLM client', () => {
     server.setResponder(sequence({ fault: { kind: 'malformed' } }, { json: { answer: 'repaired' } }));
     const llm = createLlmClient(settings());
     expect(await llm.json(ask())).toEqual({ answer: 'repaired' });
-    const repair = server.chatRequests()[1].body as { messages: { role: string; content: string }[] };
+    const repair = server.chatRequests()[1]!.body as { messages: { role: string; content: string }[] };
     expect(repair.messages.at(-1)?.content).toMatch(/could not be used/);
     server.setResponder(() => ({ content: 'I would rather chat than write JSON.' }));
     expect(await codeOf(llm.json(ask()))).toBe('bad-output');
@@ -152,8 +152,8 @@ describe('LLM client', () => {
     expect(await llm.json(ask())).toEqual({ answer: 'from prompt mode' });
     expect(await llm.json(ask())).toEqual({ answer: 'from prompt mode' });
     expect(schemaCalls).toBe(1);
-    const sys = (server.chatRequests()[0].body as { messages: { role: string; content: string }[] }).messages[0];
-    expect(sys.content).toMatch(/for the schema "answer"/);
+    const sys = (server.chatRequests()[0]!.body as { messages: { role: string; content: string }[] }).messages[0];
+    expect(sys?.content).toMatch(/for the schema "answer"/);
   });
 
   it('stops a hanging call within 1 s of abort', async () => {
@@ -196,5 +196,33 @@ describe('LLM client: failures named for what they are', () => {
     const err = (await createLlmClient(settings(), { maxRetries: 0 }).json(ask()).catch((e: unknown) => e)) as LlmError;
     expect(err.info.message).toMatch(/web page \("502 Bad Gateway"\)/);
     expect(err.info.message).not.toMatch(/<|>/);
+  });
+});
+
+describe('requestBody: what a request asks of the model, from what is known of it', () => {
+  const req = { stage: 'revise', messages: [{ role: 'user' as const, content: 'hi' }], temperature: 0.2 };
+  const o = { effort: 'low' as const, ollama: false };
+
+  it('a plain model: max_tokens and the temperature; streamed with usage', () => {
+    expect(requestBody('m', {}, o, req, undefined, 500)).toEqual({ model: 'm', messages: req.messages, stream: true, stream_options: { include_usage: true }, max_tokens: 500, temperature: 0.2 });
+  });
+
+  it('a reasoning model: max_completion_tokens with room for its thought, its effort, no temperature', () => {
+    const b = requestBody('o4', { reasoning: true }, o, req, undefined, 500);
+    expect(b).toMatchObject({ max_completion_tokens: 3500, reasoning_effort: 'low' });
+    expect(b).not.toHaveProperty('temperature');
+    expect(b).not.toHaveProperty('max_tokens');
+  });
+
+  it('an Ollama model that thinks: no thought for the gate, the chosen effort elsewhere', () => {
+    const thinks = { thinking: 'reasoning-field' as const };
+    expect(requestBody('qwen3', thinks, { ...o, ollama: true }, { ...req, stage: 'gate' }, undefined, 100)).toMatchObject({ reasoning_effort: 'none', max_tokens: 100 });
+    expect(requestBody('qwen3', thinks, { ...o, ollama: true }, req, undefined, 100)).toMatchObject({ reasoning_effort: 'low', max_tokens: 3100 });
+  });
+
+  it('the response format when given, and nothing the model refused before', () => {
+    const format = { type: 'json_schema' as const, json_schema: { name: 'answer', schema, strict: true } };
+    const b = requestBody('m', { refused: ['stream_options', 'temperature'] }, o, req, format, undefined);
+    expect(b).toEqual({ model: 'm', messages: req.messages, stream: true, response_format: format });
   });
 });

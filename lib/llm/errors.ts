@@ -10,9 +10,28 @@ export const NOT_REACHED = 'Could not reach the model server';
 /** `preset` lets a 403 from a server the user set up as Ollama be explained as Ollama's origin check. */
 export function classifyLlmError(err: unknown, baseURL: string, stage?: string, preset?: string): RunError {
   if (err instanceof LlmError) return err.info;
-  if (err && typeof err === 'object' && 'code' in err && typeof (err as RunError).code === 'string' && 'message' in err && isRunErrorCode((err as RunError).code)) {
-    return err as RunError;
-  }
+  if (isRunError(err)) return err;
+  const unanswered = transportError(err, baseURL, stage);
+  if (unanswered) return unanswered;
+  if (isApiError(err)) return httpError(err, baseURL, stage, preset);
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'unknown', message: plain(message), stage };
+}
+
+/** An error of the OpenAI SDK for an HTTP answer (its connection errors are subclasses). */
+export type ApiError = InstanceType<typeof OpenAI.APIError>;
+export function isApiError(err: unknown): err is ApiError {
+  return err instanceof OpenAI.APIError;
+}
+
+function isRunError(err: unknown): err is RunError {
+  return !!err && typeof err === 'object' && 'code' in err && typeof err.code === 'string' && 'message' in err && isRunErrorCode(err.code);
+}
+
+/** A request that got no HTTP answer to tell: cancelled, timed out, redirected elsewhere, answered
+ * by something that is not an API, cut off mid-answer, or never reached. (The SDK's connection
+ * errors are API errors too: they are told apart here, first.) */
+function transportError(err: unknown, baseURL: string, stage: string | undefined): RunError | undefined {
   if (err instanceof OpenAI.APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return { code: 'cancelled', message: 'Cancelled.', stage };
   }
@@ -23,36 +42,50 @@ export function classifyLlmError(err: unknown, baseURL: string, stage?: string, 
   if (err instanceof OpenAI.APIConnectionError && err.cause instanceof RedirectRefused) {
     return { code: 'redirected', ...(err.cause.status ? { status: err.cause.status } : {}), message: err.cause.message, stage };
   }
-  const notApi = causeOf(err, NotAnApiError);
-  if (notApi) return notAnApi(baseURL, stage);
+  if (causeOf(err, NotAnApiError)) return notAnApi(baseURL, stage);
   if (isConnectionReset(err)) {
     return { code: 'unreachable', message: `The connection to ${hostOf(baseURL)} was cut off mid-answer.`, stage };
   }
   if (err instanceof OpenAI.APIConnectionError) return notReached(baseURL, stage);
-  if (err instanceof OpenAI.APIError) {
-    const status = err.status;
-    const detail = apiMessage(err);
-    if (status === 413 || ((status === 400 || status === 422 || (status ?? 0) >= 500) && isContextLength(err, detail))) {
-      return { code: 'context-length', status, message: `The request is larger than the model's context window${status === 413 ? ' (413)' : ''}. ${detail}`.trim(), stage };
-    }
-    if (status === 401) return { code: 'auth', status, message: `The server rejected the API key (401). ${detail}`.trim(), stage };
-    if (status === 403) {
-      if (preset === 'ollama' || looksLikeOllama(baseURL)) {
-        return { code: 'ollama-origin', status, message: 'Ollama refused the request from the extension (403): it only accepts origins listed in OLLAMA_ORIGINS.', stage };
-      }
-      return { code: 'forbidden', status, message: `The server refused the request (403). ${detail}`.trim(), stage };
-    }
-    if (status === 404) return { code: 'model-not-found', status, message: `Not found (404): check the base URL and the model name. ${detail}`.trim(), stage };
-    if (status === 429) {
-      const retryAfter = retryAfterSeconds(err.headers);
-      return { code: 'rate-limit', status, retryAfter, message: `Rate limited by the server (429). ${detail}`.trim(), stage };
-    }
-    if (status === 408) return { code: 'timeout', status, message: 'The server timed out (408).', stage };
-    if (status !== undefined && status >= 500) return { code: 'server', status, message: `The model server failed (${status}). ${detail}`.trim(), stage };
-    return { code: 'unknown', status, message: `The server refused the request (${status ?? 'no status'}). ${detail || plain(err.message)}`.trim(), stage };
+  return undefined;
+}
+
+interface HttpFailure {
+  status: number;
+  /** The server's own words (plain text). */
+  detail: string;
+  stage?: string;
+  headers?: Headers;
+  ollama: boolean;
+}
+
+/** What an HTTP status means to the user, by status. */
+const STATUS_ERRORS = new Map<number, (f: HttpFailure) => RunError>([
+  [401, ({ status, detail, stage }) => ({ code: 'auth', status, message: `The server rejected the API key (401). ${detail}`.trim(), stage })],
+  [
+    403,
+    ({ status, detail, stage, ollama }) =>
+      ollama
+        ? { code: 'ollama-origin', status, message: 'Ollama refused the request from the extension (403): it only accepts origins listed in OLLAMA_ORIGINS.', stage }
+        : { code: 'forbidden', status, message: `The server refused the request (403). ${detail}`.trim(), stage },
+  ],
+  [404, ({ status, detail, stage }) => ({ code: 'model-not-found', status, message: `Not found (404): check the base URL and the model name. ${detail}`.trim(), stage })],
+  [429, ({ status, detail, stage, headers }) => ({ code: 'rate-limit', status, retryAfter: retryAfterSeconds(headers), message: `Rate limited by the server (429). ${detail}`.trim(), stage })],
+  [408, ({ status, stage }) => ({ code: 'timeout', status, message: 'The server timed out (408).', stage })],
+]);
+
+/** An HTTP error answer: a prompt over the context window (however the server words it), then
+ * what its status means. */
+function httpError(err: ApiError, baseURL: string, stage: string | undefined, preset: string | undefined): RunError {
+  const status = err.status;
+  const detail = apiMessage(err);
+  if (status === 413 || ((status === 400 || status === 422 || (status ?? 0) >= 500) && isContextLength(err, detail))) {
+    return { code: 'context-length', status, message: `The request is larger than the model's context window${status === 413 ? ' (413)' : ''}. ${detail}`.trim(), stage };
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: 'unknown', message: plain(message), stage };
+  const byStatus = status === undefined ? undefined : STATUS_ERRORS.get(status);
+  if (byStatus) return byStatus({ status: status as number, detail, stage, headers: err.headers, ollama: preset === 'ollama' || looksLikeOllama(baseURL) });
+  if (status !== undefined && status >= 500) return { code: 'server', status, message: `The model server failed (${status}). ${detail}`.trim(), stage };
+  return { code: 'unknown', status, message: `The server refused the request (${status ?? 'no status'}). ${detail || plain(err.message)}`.trim(), stage };
 }
 
 /** No answer at all from the server (refused, unresolvable, or hidden by the browser). */
@@ -67,9 +100,9 @@ export function notAnApi(baseURL: string, stage?: string): RunError {
 /** The wording of OpenAI (`context_length_exceeded`), vLLM ("maximum context length"),
  * llama.cpp ("exceeds the available context size", `exceed_context_size_error`), Ollama and
  * LM Studio ("context length"). */
-function isContextLength(err: InstanceType<typeof OpenAI.APIError>, detail: string): boolean {
-  const e = err.error as { code?: unknown; type?: unknown } | undefined;
-  if (e?.code === 'context_length_exceeded' || e?.type === 'exceed_context_size_error') return true;
+function isContextLength(err: ApiError, detail: string): boolean {
+  const e = err.error;
+  if (typeof e === 'object' && (('code' in e && e.code === 'context_length_exceeded') || ('type' in e && e.type === 'exceed_context_size_error'))) return true;
   return /maximum context length|context (?:length|window|size)|exceeds? the (?:available )?context|prompt is too long/i.test(`${detail} ${err.message}`);
 }
 
@@ -122,7 +155,7 @@ function hostOf(baseURL: string): string {
   }
 }
 
-function apiMessage(err: InstanceType<typeof OpenAI.APIError>): string {
+function apiMessage(err: ApiError): string {
   const e = err.error as { message?: unknown } | string | undefined;
   if (typeof e === 'string') return plain(e);
   return typeof e?.message === 'string' ? plain(e.message) : '';

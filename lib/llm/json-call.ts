@@ -8,8 +8,9 @@ import type { ChatMessage, JsonRequest } from './types';
 /** Receives one attempt's streamed answer text (thinking already taken out). */
 export interface PartialSink {
   /** A new attempt starts: what was streamed before is void. */
-  reset(): void;
-  delta(d: string): void;
+  reset: () => void;
+  /** Handed on as a callback: a function, not a method. */
+  delta: (d: string) => void;
 }
 
 /** One round: send these messages, stream into `sink` when given, return the answer text. */

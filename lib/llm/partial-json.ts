@@ -14,14 +14,71 @@ export function parsePartialJson(raw: string): unknown {
   const text = stripThinking(raw);
   const start = text.search(/[[{]/);
   if (start < 0) return undefined;
-  let root: unknown;
-  const stack: Frame[] = [];
-  let i = start;
+  return new PartialParser(text).parse(start);
+}
 
-  const put = (v: unknown) => {
-    const top = stack[stack.length - 1];
+/** One pass over a (possibly unfinished) JSON text: the containers open so far on a stack, each
+ * complete value put into the one on top. */
+class PartialParser {
+  private root: unknown;
+  private readonly stack: Frame[] = [];
+
+  constructor(private readonly text: string) {}
+
+  parse(start: number): unknown {
+    let i: number | undefined = start;
+    while (i !== undefined && i < this.text.length) i = this.step(i);
+    return this.root;
+  }
+
+  /** Reads what starts at `i`: the position after it, or undefined where the text stops (the
+   * root has closed, or what follows is not complete yet). */
+  private step(i: number): number | undefined {
+    const c = this.text.charAt(i);
+    if (c === '{' || c === '[') return this.open(c, i);
+    if (c === '}' || c === ']') {
+      this.stack.pop();
+      return this.stack.length ? i + 1 : undefined;
+    }
+    if (c === '"') return this.string(i);
+    if (c === '-' || (c >= '0' && c <= '9') || c === 't' || c === 'f' || c === 'n') return this.literal(i);
+    return i + 1;
+  }
+
+  private open(c: '{' | '[', i: number): number {
+    const frame: Frame = c === '{' ? { kind: 'obj', value: {} } : { kind: 'arr', value: [] };
+    this.put(frame.value);
+    this.stack.push(frame);
+    return i + 1;
+  }
+
+  /** A string: a key of the object on top, or a value (an unfinished value is kept as far as it
+   * has come; an unfinished key is not). */
+  private string(i: number): number | undefined {
+    const { value, end, complete } = readString(this.text, i + 1);
+    const top = this.stack[this.stack.length - 1];
+    if (top?.kind === 'obj' && top.key === undefined && (!complete || nextNonSpace(this.text, end) === ':')) {
+      // A key (or a key still being written): remember it, no value yet.
+      if (!complete) return undefined;
+      top.key = value;
+    } else {
+      this.put(value);
+    }
+    return complete ? end : undefined;
+  }
+
+  private literal(i: number): number | undefined {
+    const m = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(this.text.slice(i));
+    // A literal cut off at the end of the buffer is not trusted yet.
+    if (!m || i + m[0].length >= this.text.length) return undefined;
+    this.put(JSON.parse(m[0]));
+    return i + m[0].length;
+  }
+
+  private put(v: unknown): void {
+    const top = this.stack[this.stack.length - 1];
     if (!top) {
-      root = v;
+      this.root = v;
       return;
     }
     if (top.kind === 'arr') top.value.push(v);
@@ -29,47 +86,11 @@ export function parsePartialJson(raw: string): unknown {
       top.value[top.key] = v;
       top.key = undefined;
     }
-  };
-
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '{' || c === '[') {
-      const v: Record<string, unknown> | unknown[] = c === '{' ? {} : [];
-      put(v);
-      stack.push(c === '{' ? { kind: 'obj', value: v as Record<string, unknown> } : { kind: 'arr', value: v as unknown[] });
-      i++;
-    } else if (c === '}' || c === ']') {
-      stack.pop();
-      i++;
-      if (!stack.length) break;
-    } else if (c === '"') {
-      const { value, end, complete } = readString(text, i + 1);
-      const top = stack[stack.length - 1];
-      const isKey = top?.kind === 'obj' && top.key === undefined && nextNonSpace(text, end) === ':';
-      if (top?.kind === 'obj' && top.key === undefined && (isKey || !complete)) {
-        // A key (or a key still being written): remember it, no value yet.
-        if (complete) top.key = value;
-        else break;
-      } else {
-        put(value);
-      }
-      if (!complete) break;
-      i = end;
-    } else if (c === '-' || (c >= '0' && c <= '9') || c === 't' || c === 'f' || c === 'n') {
-      const m = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i));
-      // A literal cut off at the end of the buffer is not trusted yet.
-      if (!m || i + m[0].length >= text.length) break;
-      put(JSON.parse(m[0]));
-      i += m[0].length;
-    } else {
-      i++;
-    }
   }
-  return root;
 }
 
 function nextNonSpace(text: string, from: number): string | undefined {
-  for (let j = from; j < text.length; j++) if (!/\s/.test(text[j])) return text[j];
+  for (let j = from; j < text.length; j++) if (!/\s/.test(text.charAt(j))) return text.charAt(j);
   return undefined;
 }
 

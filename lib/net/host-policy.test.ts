@@ -4,7 +4,7 @@ import { pageUrlProblem, privateHostReason } from './host-policy';
 const host = (u: string) => new URL(u).hostname;
 
 describe('privateHostReason', () => {
-  it.each(['http://example.com/', 'https://en.wikipedia.org/wiki/X', 'http://8.8.8.8/', 'http://100.63.255.255/', 'http://100.128.0.1/', 'http://172.32.0.1/', 'http://172.15.255.255/', 'http://192.169.0.1/', 'http://[2606:4700:4700::1111]/', 'http://[2001:4860::8888]/', 'http://xn--bcher-kva.example.com/'])(
+  it.each(['http://example.com/', 'https://en.wikipedia.org/wiki/X', 'http://8.8.8.8/', 'http://100.63.255.255/', 'http://100.128.0.1/', 'http://172.32.0.1/', 'http://172.15.255.255/', 'http://192.169.0.1/', 'http://[2606:4700:4700::1111]/', 'http://[2001:4860::8888]/', 'http://[::ffff:8.8.8.8]/', 'http://[64:ff9b::808:808]/', 'http://[2002:808:808::]/', 'http://xn--bcher-kva.example.com/'])(
     'lets a public host through: %s',
     (u) => expect(privateHostReason(host(u))).toBeUndefined(),
   );

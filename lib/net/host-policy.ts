@@ -71,24 +71,36 @@ function v6Groups(ip: string): number[] | undefined {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 
+/** IPv6 ranges that are never public, as [mask, value] on the first group. */
+const PRIVATE_V6_PREFIXES: readonly (readonly [mask: number, value: number])[] = [
+  [0xfe00, 0xfc00], // unique local fc00::/7
+  [0xffc0, 0xfe80], // link-local fe80::/10
+  [0xffc0, 0xfec0], // old site-local fec0::/10
+  [0xff00, 0xff00], // multicast ff00::/8
+];
+
+const allZero = (groups: number[]): boolean => groups.every((x) => x === 0);
+
+/** The IPv4 address that an IPv6 address carries, to be judged as such: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16). */
+function embeddedV4(g: number[]): number | undefined {
+  const [a = 0, b = 0, c = 0, , , f = 0, hi = 0, lo = 0] = g;
+  const last32 = (hi * 65536 + lo) >>> 0;
+  if (allZero(g.slice(0, 5)) && (f === 0xffff || f === 0)) return last32;
+  if (a === 0x64 && b === 0xff9b && allZero(g.slice(2, 6))) return last32;
+  if (a === 0x2002) return (b * 65536 + c) >>> 0;
+  return undefined;
+}
+
 function privateV6(ip: string): boolean {
   const g = v6Groups(ip);
   if (!g) return true; // unparseable: refuse rather than guess
   const [a = 0, b = 0] = g;
-  if (g.every((x) => x === 0)) return true; // ::
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return true; // ::1
-  const embedded = ((g[6] ?? 0) * 65536 + (g[7] ?? 0)) >>> 0;
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::/96) carry an
-  // IPv4 address that is judged as such.
-  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) return privateV4(embedded);
-  if (a === 0x64 && b === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return privateV4(embedded);
-  if ((a & 0xfe00) === 0xfc00) return true; // unique local fc00::/7
-  if ((a & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
-  if ((a & 0xffc0) === 0xfec0) return true; // old site-local fec0::/10
-  if ((a & 0xff00) === 0xff00) return true; // multicast
-  if (a === 0x2001 && b === 0x0db8) return true; // documentation
-  if (a === 0x2002) return privateV4(((g[1] ?? 0) * 65536 + (g[2] ?? 0)) >>> 0); // 6to4 wraps an IPv4
-  return false;
+  if (allZero(g.slice(0, 7)) && (g[7] ?? 0) <= 1) return true; // :: and ::1
+  const v4 = embeddedV4(g);
+  if (v4 !== undefined) return privateV4(v4);
+  if (a === 0x2001 && b === 0x0db8) return true; // documentation 2001:db8::/32
+  return PRIVATE_V6_PREFIXES.some(([mask, value]) => (a & mask) === value);
 }
 
 /** Why a hostname (as `new URL(u).hostname` gives it) is not a public web host, or undefined. */

@@ -44,7 +44,7 @@ describe('marks in the page DOM', () => {
     const doc = page(HTML);
     // Extra fields a caller might send (a correction, sources) are dropped before the page sees them.
     const extra = { correction: 'She moved in late 1891.', sources: [{ n: 1, title: 'Other tab', url: 'https://intranet/x' }] };
-    createPageMarks(doc).show([{ ...mark('Marie Curie moved to Paris in 1891.', 'corrected'), ...extra } as PageMark]);
+    createPageMarks(doc).show([{ ...mark('Marie Curie moved to Paris in 1891.', 'corrected'), ...extra }]);
     const marks = [...doc.querySelectorAll(MARK)];
     expect(marks.map((m) => m.getAttribute('tabindex'))).toEqual(['0', null, null]);
     expect(marks[0]!.getAttribute('role')).toBe('button');

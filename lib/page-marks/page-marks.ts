@@ -21,7 +21,7 @@
  * from reaching the page's handlers. Page text goes in as textContent only. */
 import { findSentences, type TextSegment } from './find-text';
 import { marksLabels, marksLanguage, type MarkLabels } from './labels';
-import { createTooltip } from './tooltip';
+import { createTooltip, type Tooltip } from './tooltip';
 import { MARK_CSS } from './styles';
 import { MARK_VERDICTS, type MarkVerdict, type PageMark, type PageMarksApi, type ShowMarksOptions, type ShowMarksResult } from './types';
 import { foldText } from './find-text';
@@ -74,51 +74,82 @@ interface ShownMark {
 const isTrusted = (e: Event) => e.isTrusted;
 
 export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMarksApi {
-  const win = doc.defaultView;
-  let shown: ShownMark[] = [];
-  let runId: string | undefined;
-  let splits: Split[] = [];
-  let labels: MarkLabels = marksLabels('en');
-  const sheets = new Map<string, CSSStyleSheet | null>();
-  const owner = new Map<Node, ShownMark>();
-  /** Closed roots are handed out only by attachShadow: kept here for drawing the icon. */
-  const roots = new WeakMap<Element, ShadowRoot>();
-  const tip = createTooltip<ShownMark>({
-    doc,
-    labels: () => labels,
-    adoptCss,
-    clear: () => clear(),
-    firstOf: (e) => e.els[0],
-    verdictOf: (e) => e.verdict,
-    // The tooltip is placed where it covers no other mark.
-    others: (e) => shown.filter((x) => x !== e).flatMap((x) => x.els.flatMap((el) => [...el.getClientRects()])),
-    // Offered only for marks that name their run (the worker's).
-    ...(env.onShow ? { onShow: (e: ShownMark) => runId && env.onShow?.(runId, e.sentence), canShow: () => runId !== undefined } : {}),
-  });
-  const observer = win?.MutationObserver ? new win.MutationObserver((records) => onPageChange(records)) : undefined;
+  const marks = new PageMarks(doc, env);
+  return {
+    show: (input, options) => marks.show(input, options),
+    clear: () => marks.clear(),
+    reveal: (sentence) => marks.reveal(sentence),
+    // Marks the page has since removed (a re-render) are gone for the reader too.
+    count: () => marks.count(),
+  };
+}
 
+class PageMarks {
+  private readonly win: Window | null;
+  private shown: ShownMark[] = [];
+  private runId: string | undefined;
+  private splits: Split[] = [];
+  private labels: MarkLabels = marksLabels('en');
+  private readonly sheets = new Map<string, CSSStyleSheet | null>();
+  private readonly owner = new Map<Node, ShownMark>();
+  /** Closed roots are handed out only by attachShadow: kept here for drawing the icon. */
+  private readonly roots = new WeakMap<Element, ShadowRoot>();
+  private readonly tip: Tooltip<ShownMark>;
+  private readonly observer: MutationObserver | undefined;
   /** What is drawn now: the same marks asked for again (a run's last verdict, then its end, in
    * another order) are left as they are, so a tooltip being read or a mark being focused is not taken away. */
-  let drawn: { key: string; result: ShowMarksResult } | undefined;
+  private drawn: { key: string; result: ShowMarksResult } | undefined;
 
-  function show(input: PageMark[], options: ShowMarksOptions = {}): ShowMarksResult {
+  constructor(
+    private readonly doc: Document,
+    private readonly env: PageMarksEnv,
+  ) {
+    const win = (this.win = doc.defaultView);
+    this.tip = createTooltip<ShownMark>({
+      doc,
+      labels: () => this.labels,
+      adoptCss: (shadow, key, css) => this.adoptCss(shadow, key, css),
+      clear: () => this.clear(),
+      firstOf: (e) => e.els[0],
+      verdictOf: (e) => e.verdict,
+      // The tooltip is placed where it covers no other mark.
+      others: (e) => this.shown.filter((x) => x !== e).flatMap((x) => x.els.flatMap((el) => [...el.getClientRects()])),
+      // Offered only for marks that name their run (the worker's).
+      ...(env.onShow ? { onShow: (e: ShownMark) => this.runId && env.onShow?.(this.runId, e.sentence), canShow: () => this.runId !== undefined } : {}),
+    });
+    this.observer = win?.MutationObserver ? new win.MutationObserver((records) => this.onPageChange(records)) : undefined;
+  }
+
+  show(input: PageMark[], options: ShowMarksOptions = {}): ShowMarksResult {
     const marks = sanitizeMarks(input);
     // In any order: a page check's marks come in the order verdicts land, its end's in page order.
     const key = JSON.stringify([options.runId ?? null, options.language ?? null, marks.map((m) => `${m.verdict}\n${m.sentence}`).sort()]);
-    if (drawn?.key === key && shown.every((e) => e.els.every((el) => el.isConnected))) return drawn.result;
-    clear();
-    runId = typeof options.runId === 'string' ? options.runId : undefined;
-    labels = marksLabels(options.language ?? marksLanguage(win?.navigator.language));
-    const root = doc.body ?? doc.documentElement;
-    const hidden = env.visibility?.();
-    const found = findSentences(
+    if (this.drawn?.key === key && this.shown.every((e) => e.els.every((el) => el.isConnected))) return this.drawn.result;
+    this.clear();
+    this.runId = typeof options.runId === 'string' ? options.runId : undefined;
+    this.labels = marksLabels(options.language ?? marksLanguage(this.win?.navigator.language));
+    const found = this.find(marks);
+    const missing = this.keep(marks, found, this.wrapAll(marks, found));
+    this.observer?.takeRecords(); // our own changes
+    const result = { shown: this.shown.length, missing };
+    this.drawn = { key, result };
+    return result;
+  }
+
+  /** Where each mark's sentence is, in what the tab reader reads (nothing it leaves out). */
+  private find(marks: PageMark[]): (TextSegment[] | undefined)[] {
+    const root = this.doc.body ?? this.doc.documentElement;
+    const hidden = this.env.visibility?.();
+    return findSentences(
       root,
       marks.map((m) => m.sentence),
-      { isVisible: (el) => isVisible(el) && !hidden?.isHidden(el), ...(hidden ? { isTextHidden: (el: Element) => hidden.isTextHidden(el) } : {}) },
+      { isVisible: (el) => this.isVisible(el) && !hidden?.isHidden(el), ...(hidden ? { isTextHidden: (el: Element) => hidden.isTextHidden(el) } : {}) },
     );
+  }
 
-    // Split from the end of each text node backwards so the offsets of earlier segments in the
-    // same node stay valid.
+  /** Wraps every found segment, and gives each mark's pieces in order. Split from the end of each
+   * text node backwards so the offsets of earlier segments in the same node stay valid. */
+  private wrapAll(marks: PageMark[], found: (TextSegment[] | undefined)[]): HTMLElement[][] {
     const pieces: { seg: TextSegment; mark: number; order: number }[] = [];
     found.forEach((segs, mark) => segs?.forEach((seg, order) => pieces.push({ seg, mark, order })));
     const byNode = new Map<Text, typeof pieces>();
@@ -126,9 +157,13 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
     const els: HTMLElement[][] = marks.map(() => []);
     for (const group of byNode.values()) {
       group.sort((a, b) => b.seg.start - a.seg.start);
-      for (const p of group) (els[p.mark] ??= [])[p.order] = wrap(p.seg, marks[p.mark]?.verdict ?? 'unverifiable');
+      for (const p of group) (els[p.mark] ??= [])[p.order] = this.wrap(p.seg, marks[p.mark]?.verdict ?? 'unverifiable');
     }
+    return els;
+  }
 
+  /** Keeps (and decorates) every mark that was found; gives the sentences that were not. */
+  private keep(marks: PageMark[], found: (TextSegment[] | undefined)[], els: HTMLElement[][]): string[] {
     const missing: string[] = [];
     marks.forEach((mark, i) => {
       const pieces = els[i];
@@ -137,28 +172,26 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
         return;
       }
       const entry: ShownMark = { verdict: mark.verdict, sentence: mark.sentence, els: pieces, texts: pieces.map((e) => e.textContent ?? ''), attrs: [] };
-      shown.push(entry);
-      decorate(entry);
+      this.shown.push(entry);
+      this.decorate(entry);
     });
-    observer?.takeRecords(); // our own changes
-    const result = { shown: shown.length, missing };
-    drawn = { key, result };
-    return result;
+    return missing;
   }
 
   /** A mark piece: a span whose closed shadow root draws the verdict, made whole before the page
    * can see it. */
-  function wrap({ node, start, end }: TextSegment, verdict: MarkVerdict): HTMLElement {
-    if (end < node.length) splits.push({ left: node, right: node.splitText(end) });
+  private wrap({ node, start, end }: TextSegment, verdict: MarkVerdict): HTMLElement {
+    const { doc } = this;
+    if (end < node.length) this.splits.push({ left: node, right: node.splitText(end) });
     let middle = node;
     if (start > 0) {
       middle = node.splitText(start);
-      splits.push({ left: node, right: middle });
+      this.splits.push({ left: node, right: middle });
     }
     const el = doc.createElement('span');
     const shadow = el.attachShadow({ mode: 'closed' });
-    roots.set(el, shadow);
-    adoptCss(shadow, 'mark', MARK_CSS);
+    this.roots.set(el, shadow);
+    this.adoptCss(shadow, 'mark', MARK_CSS);
     const face = doc.createElement('span');
     face.className = `m ${verdict}`;
     face.append(doc.createElement('slot'));
@@ -168,149 +201,154 @@ export function createPageMarks(doc: Document, env: PageMarksEnv = {}): PageMark
     return el;
   }
 
-  function decorate(entry: ShownMark) {
+  /** A found mark's attributes, icon and listeners: one tab stop on its first piece, the tooltip
+   * on hover and focus, and the page's changes watched. */
+  private decorate(entry: ShownMark): void {
     const { els } = entry;
     const text = els.map((e) => e.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim();
     els.forEach((el, i) => {
       const attrs: Record<string, string> = { [MARK_ATTR]: '' };
       if (i === 0) {
         // One tab stop per mark, on its first piece: the verdict and the page's own sentence.
-        const label = labels.markAria.replace('{verdict}', labels.verdict[entry.verdict]).replace('{sentence}', text);
-        Object.assign(attrs, { tabindex: '0', role: 'button', 'aria-haspopup': 'dialog', 'aria-label': `${label} ${labels.hint}` });
+        const label = this.labels.markAria.replace('{verdict}', this.labels.verdict[entry.verdict]).replace('{sentence}', text);
+        Object.assign(attrs, { tabindex: '0', role: 'button', 'aria-haspopup': 'dialog', 'aria-label': `${label} ${this.labels.hint}` });
       }
       entry.attrs[i] = attrs;
       for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-      if (i === els.length - 1) {
-        const icon = doc.createElement('span');
-        icon.className = `icon ${entry.verdict}`;
-        icon.setAttribute('aria-hidden', 'true');
-        roots.get(el)?.append(icon);
-      }
-      owner.set(el, entry);
-      observer?.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
-      el.addEventListener('mouseenter', (e) => isTrusted(e) && tip.hover(entry, el, e as MouseEvent));
-      el.addEventListener('mouseleave', (e) => isTrusted(e) && tip.unhover());
+      if (i === els.length - 1) this.addIcon(el, entry.verdict);
+      this.owner.set(el, entry);
+      this.observer?.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+      el.addEventListener('mouseenter', (e) => isTrusted(e) && this.tip.hover(entry, el, e));
+      el.addEventListener('mouseleave', (e) => isTrusted(e) && this.tip.unhover());
     });
     const first = els[0];
-    if (!first) return;
+    if (first) this.listenOnFirst(entry, first);
+  }
+
+  private addIcon(el: HTMLElement, verdict: MarkVerdict): void {
+    const icon = this.doc.createElement('span');
+    icon.className = `icon ${verdict}`;
+    icon.setAttribute('aria-hidden', 'true');
+    this.roots.get(el)?.append(icon);
+  }
+
+  /** The mark's tab stop: focus shows the tooltip, Enter or Space moves into it, Escape closes it. */
+  private listenOnFirst(entry: ShownMark, first: HTMLElement): void {
+    const { tip } = this;
     first.addEventListener('focus', (e) => isTrusted(e) && tip.open(entry, first, undefined, false));
-    first.addEventListener('blur', (e) => isTrusted(e) && tip.blurFrom((e as FocusEvent).relatedTarget));
+    first.addEventListener('blur', (e) => isTrusted(e) && tip.blurFrom(e.relatedTarget));
     first.addEventListener('keydown', (e) => {
       if (!isTrusted(e)) return;
-      const k = (e as KeyboardEvent).key;
-      if (k === 'Enter' || k === ' ') {
+      if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault(); // Space would scroll the page
         tip.open(entry, first, undefined, true);
-      } else if (k === 'Escape') tip.close(false);
+      } else if (e.key === 'Escape') tip.close(false);
     });
   }
 
   /** The page touched a mark: attributes are put back; changed text ends that mark. */
-  function onPageChange(records: MutationRecord[]) {
+  private onPageChange(records: MutationRecord[]): void {
     const changed = new Set<ShownMark>();
     for (const r of records) {
       let node: Node | null = r.target;
-      while (node && !owner.has(node)) node = node.parentNode;
-      const entry = node && owner.get(node);
+      while (node && !this.owner.has(node)) node = node.parentNode;
+      const entry = node && this.owner.get(node);
       if (!entry) continue;
       if (r.type === 'attributes') restoreAttrs(entry);
       else changed.add(entry);
     }
     for (const entry of changed) {
-      if (entry.els.some((el, i) => el.textContent !== entry.texts[i] || el.childNodes.length !== 1)) remove(entry);
+      if (entry.els.some((el, i) => el.textContent !== entry.texts[i] || el.childNodes.length !== 1)) this.remove(entry);
     }
-    observer?.takeRecords(); // our own repairs
-  }
-
-  function restoreAttrs(entry: ShownMark) {
-    entry.els.forEach((el, i) => {
-      const want = entry.attrs[i] ?? {};
-      for (const a of [...el.attributes]) if (!(a.name in want)) el.removeAttribute(a.name);
-      for (const [k, v] of Object.entries(want)) if (el.getAttribute(k) !== v) el.setAttribute(k, v);
-    });
+    this.observer?.takeRecords(); // our own repairs
   }
 
   /** Unwraps one mark's pieces, leaving whatever text is in them now. */
-  function remove(entry: ShownMark) {
-    if (tip.ownedBy(entry)) tip.close(false);
+  private remove(entry: ShownMark): void {
+    if (this.tip.ownedBy(entry)) this.tip.close(false);
     for (const el of entry.els) {
-      owner.delete(el);
+      this.owner.delete(el);
       const parent = el.parentNode;
       if (!parent) continue;
       while (el.firstChild) parent.insertBefore(el.firstChild, el);
       el.remove();
     }
-    shown = shown.filter((x) => x !== entry);
+    this.shown = this.shown.filter((x) => x !== entry);
   }
 
-  function clear() {
-    drawn = undefined;
-    tip.close(false);
-    observer?.disconnect();
-    for (const entry of [...shown]) remove(entry);
+  clear(): void {
+    this.drawn = undefined;
+    this.tip.close(false);
+    this.observer?.disconnect();
+    for (const entry of [...this.shown]) this.remove(entry);
     // Undo the splits newest first, and only where the two halves are still neighbours: the page
     // may have changed in between, and its own adjacent text nodes are never merged.
-    for (let i = splits.length - 1; i >= 0; i--) {
-      const { left, right } = splits[i] as Split;
+    for (let i = this.splits.length - 1; i >= 0; i--) {
+      const { left, right } = this.splits[i] as Split;
       if (right.previousSibling === left) {
         left.appendData(right.data);
         right.remove();
       }
     }
-    shown = [];
-    splits = [];
-    tip.remove();
+    this.shown = [];
+    this.splits = [];
+    this.tip.remove();
   }
 
-  function isVisible(el: Element): boolean {
+  private isVisible(el: Element): boolean {
     if (typeof el.checkVisibility !== 'function') return true;
     if (el.checkVisibility()) return true;
     // display: contents has no box of its own, yet its children show.
-    return win?.getComputedStyle(el).display === 'contents';
+    return this.win?.getComputedStyle(el).display === 'contents';
   }
 
   /** A constructed sheet where the page's CSP and the browser allow it, else a <style> (Firefox
    * content scripts cannot always adopt sheets across the Xray boundary). */
-  function adoptCss(shadow: ShadowRoot, key: string, css: string) {
-    let sheet = sheets.get(key);
+  private adoptCss(shadow: ShadowRoot, key: string, css: string): void {
+    let sheet = this.sheets.get(key);
     if (sheet === undefined) {
       try {
-        sheet = new (win as Window & typeof globalThis).CSSStyleSheet();
+        sheet = new (this.win as Window & typeof globalThis).CSSStyleSheet();
         sheet.replaceSync(css);
       } catch {
         sheet = null;
       }
-      sheets.set(key, sheet);
+      this.sheets.set(key, sheet);
     }
     if (sheet) {
       try {
         shadow.adoptedStyleSheets = [sheet];
         return;
       } catch {
-        sheets.set(key, null);
+        this.sheets.set(key, null);
       }
     }
-    const style = doc.createElement('style');
+    const style = this.doc.createElement('style');
     style.textContent = css;
     shadow.append(style);
   }
 
   /** The mark of a sentence, brought into view with its tooltip (a claim clicked in the panel). */
-  function reveal(sentence: string): boolean {
+  reveal(sentence: string): boolean {
     const want = foldText(String(sentence));
-    const entry = shown.find((e) => foldText(e.sentence) === want && e.els.every((el) => el.isConnected));
+    const entry = this.shown.find((e) => foldText(e.sentence) === want && e.els.every((el) => el.isConnected));
     const first = entry?.els[0];
     if (!entry || !first) return false;
     first.scrollIntoView({ block: 'center', inline: 'nearest' });
-    tip.open(entry, first, undefined, false);
+    this.tip.open(entry, first, undefined, false);
     return true;
   }
 
-  return {
-    show,
-    clear,
-    reveal,
-    // Marks the page has since removed (a re-render) are gone for the reader too.
-    count: () => shown.filter((e) => e.els.every((el) => el.isConnected)).length,
-  };
+  count(): number {
+    return this.shown.filter((e) => e.els.every((el) => el.isConnected)).length;
+  }
+}
+
+/** Puts back the attributes a mark's pieces must carry (the page changed them). */
+function restoreAttrs(entry: ShownMark): void {
+  entry.els.forEach((el, i) => {
+    const want = entry.attrs[i] ?? {};
+    for (const a of [...el.attributes]) if (!(a.name in want)) el.removeAttribute(a.name);
+    for (const [k, v] of Object.entries(want)) if (el.getAttribute(k) !== v) el.setAttribute(k, v);
+  });
 }

@@ -26,7 +26,7 @@ export interface TooltipDeps<E> {
   canShow?(): boolean;
 }
 
-type Box = { left: number; top: number; width: number; height: number };
+export type Box = { left: number; top: number; width: number; height: number };
 
 function overlap(a: Box, r: DOMRect): number {
   const w = Math.min(a.left + a.width, r.right) - Math.max(a.left, r.left);
@@ -35,99 +35,176 @@ function overlap(a: Box, r: DOMRect): number {
 }
 
 /** One tooltip: the verdict, and where the details are (the side panel). */
-export function createTooltip<E>(deps: TooltipDeps<E>) {
-  const { doc, adoptCss } = deps;
-  const win = doc.defaultView;
-  let host: HTMLElement | undefined;
-  let box: HTMLElement | undefined;
-  let current: { entry: E; anchor: HTMLElement; point?: { x: number; y: number } } | undefined;
-  let hideTimer: ReturnType<typeof setTimeout> | undefined;
-  let switchTimer: ReturnType<typeof setTimeout> | undefined;
-  let hovered = false;
+export function createTooltip<E>(deps: TooltipDeps<E>): Tooltip<E> {
+  return new Tooltip(deps);
+}
 
-  const onDocKey = (e: KeyboardEvent) => {
-    if (e.isTrusted && e.key === 'Escape') api.close(true);
+export class Tooltip<E> {
+  private readonly doc: Document;
+  private readonly win: Window | null;
+  private host: HTMLElement | undefined;
+  private box: HTMLElement | undefined;
+  private current: { entry: E; anchor: HTMLElement; point?: { x: number; y: number } } | undefined;
+  private hideTimer: ReturnType<typeof setTimeout> | undefined;
+  private switchTimer: ReturnType<typeof setTimeout> | undefined;
+  private hovered = false;
+
+  private readonly onDocKey = (e: KeyboardEvent) => {
+    if (e.isTrusted && e.key === 'Escape') this.close(true);
   };
-  const onViewport = () => place();
+  private readonly onViewport = () => this.place();
 
-  function ensure(): { host: HTMLElement; box: HTMLElement } {
-    if (host && box && host.isConnected) return { host, box };
-    host = doc.createElement('div');
+  constructor(private readonly deps: TooltipDeps<E>) {
+    this.doc = deps.doc;
+    this.win = deps.doc.defaultView;
+  }
+
+  /** The pointer entered a mark: its tooltip opens, after a moment when another one is open (the
+   * pointer may only be passing over it on the way to that tooltip). */
+  hover(entry: E, anchor: HTMLElement, e: MouseEvent): void {
+    this.cancelSwitch();
+    if (!this.current || this.current.entry === entry) return this.open(entry, anchor, e, false);
+    const point = { x: e.clientX, y: e.clientY };
+    this.switchTimer = setTimeout(() => {
+      this.switchTimer = undefined;
+      if (!this.hovered) this.open(entry, anchor, { clientX: point.x, clientY: point.y } as MouseEvent, false);
+    }, SWITCH_DELAY_MS);
+  }
+
+  /** The pointer left a mark. */
+  unhover(): void {
+    this.cancelSwitch();
+    this.hideSoon();
+  }
+
+  open(entry: E, anchor: HTMLElement, e: MouseEvent | undefined, moveFocus: boolean): void {
+    this.cancelHide();
+    this.cancelSwitch();
+    const { host, box } = this.ensure();
+    const point = e ? { x: e.clientX, y: e.clientY } : undefined;
+    if (this.current?.entry !== entry) this.render(box, this.deps.verdictOf(entry));
+    this.current = { entry, anchor, point };
+    if (!host.hasAttribute('data-open')) {
+      host.setAttribute('data-open', '');
+      if (host.hasAttribute('popover')) host.showPopover();
+      this.doc.addEventListener('keydown', this.onDocKey);
+      this.win?.addEventListener('scroll', this.onViewport, { capture: true, passive: true });
+      this.win?.addEventListener('resize', this.onViewport, { passive: true });
+    }
+    this.place();
+    if (moveFocus) box.querySelector<HTMLElement>('button')?.focus();
+  }
+
+  ownedBy(entry: E): boolean {
+    return this.current?.entry === entry;
+  }
+
+  close(returnFocus: boolean): void {
+    const { host, current } = this;
+    this.cancelHide();
+    this.cancelSwitch();
+    if (!host?.hasAttribute('data-open')) return;
+    const back = current && this.deps.firstOf(current.entry);
+    const hadFocus = returnFocus && host.matches(':focus-within');
+    host.removeAttribute('data-open');
+    if (host.hasAttribute('popover')) host.hidePopover();
+    this.doc.removeEventListener('keydown', this.onDocKey);
+    this.win?.removeEventListener('scroll', this.onViewport, { capture: true });
+    this.win?.removeEventListener('resize', this.onViewport);
+    this.current = undefined;
+    this.hovered = false;
+    if (hadFocus && back?.isConnected) back.focus({ preventScroll: true });
+  }
+
+  hideSoon(): void {
+    this.cancelHide();
+    this.hideTimer = setTimeout(() => {
+      // Stay open while the reader is in it by keyboard or pointer.
+      const focusInside = this.host?.matches(':focus-within') || (this.current && this.doc.activeElement === this.deps.firstOf(this.current.entry));
+      if (!this.hovered && !focusInside) this.close(false);
+    }, HIDE_DELAY_MS);
+  }
+
+  blurFrom(to: EventTarget | null): void {
+    if (to instanceof Node && (to === this.host || to === (this.current && this.deps.firstOf(this.current.entry)) || this.box?.contains(to))) return;
+    this.hideSoon();
+  }
+
+  remove(): void {
+    this.close(false);
+    this.host?.remove();
+    this.host = this.box = undefined;
+  }
+
+  private ensure(): { host: HTMLElement; box: HTMLElement } {
+    if (this.host && this.box && this.host.isConnected) return { host: this.host, box: this.box };
+    const { doc } = this;
+    const host = (this.host = doc.createElement('div'));
     const shadow = host.attachShadow({ mode: 'closed' });
-    adoptCss(shadow, 'tooltip', TOOLTIP_CSS);
-    box = doc.createElement('div');
+    this.deps.adoptCss(shadow, 'tooltip', TOOLTIP_CSS);
+    const box = (this.box = doc.createElement('div'));
     box.className = 'box';
     box.setAttribute('role', 'dialog');
     shadow.append(box);
-    box.addEventListener('mouseenter', (e) => {
-      if (!e.isTrusted) return;
-      hovered = true;
-      cancelHide();
-      // On the way to the tooltip the pointer may cross other marks: they do not take it over.
-      cancelSwitch();
-    });
-    box.addEventListener('mouseleave', (e) => {
-      if (!e.isTrusted) return;
-      hovered = false;
-      api.hideSoon();
-    });
-    box.addEventListener('keydown', (e) => {
-      if (e.isTrusted && e.key === 'Escape') api.close(true);
-    });
-    box.addEventListener('focusout', (e) => e.isTrusted && api.blurFrom(e.relatedTarget));
+    this.listenOnBox(box);
     // The top layer puts it above the page's own overlays; older browsers get z-index only.
     if (typeof host.showPopover === 'function') host.setAttribute('popover', 'manual');
     (doc.body ?? doc.documentElement).append(host);
     return { host, box };
   }
 
-  function cancelSwitch() {
-    if (switchTimer !== undefined) clearTimeout(switchTimer);
-    switchTimer = undefined;
+  private listenOnBox(box: HTMLElement): void {
+    box.addEventListener('mouseenter', (e) => {
+      if (!e.isTrusted) return;
+      this.hovered = true;
+      this.cancelHide();
+      // On the way to the tooltip the pointer may cross other marks: they do not take it over.
+      this.cancelSwitch();
+    });
+    box.addEventListener('mouseleave', (e) => {
+      if (!e.isTrusted) return;
+      this.hovered = false;
+      this.hideSoon();
+    });
+    box.addEventListener('keydown', (e) => {
+      if (e.isTrusted && e.key === 'Escape') this.close(true);
+    });
+    box.addEventListener('focusout', (e) => e.isTrusted && this.blurFrom(e.relatedTarget));
   }
 
-  function cancelHide() {
-    if (hideTimer !== undefined) clearTimeout(hideTimer);
-    hideTimer = undefined;
+  private cancelSwitch(): void {
+    if (this.switchTimer !== undefined) clearTimeout(this.switchTimer);
+    this.switchTimer = undefined;
+  }
+
+  private cancelHide(): void {
+    if (this.hideTimer !== undefined) clearTimeout(this.hideTimer);
+    this.hideTimer = undefined;
   }
 
   /** Below the line the pointer is on (or the mark's first line), else above it, each pushed past
    * the marks in the way, else beside the mark: the first place that covers no other mark and fits
    * in the window; if none does, the one that covers least. */
-  function place() {
+  private place(): void {
+    const { current, box, win } = this;
     if (!current || !box || !win) return;
     const rects = [...current.anchor.getClientRects()];
     const p = current.point;
     const line = (p && rects.find((r) => p.y >= r.top - 2 && p.y <= r.bottom + 2)) ?? rects[0] ?? current.anchor.getBoundingClientRect();
     const { width, height } = box.getBoundingClientRect();
-    const avoid = [...(deps.others?.(current.entry) ?? []), ...rects.filter((r) => r !== line)];
-    const fits = (b: Box) => b.left >= 4 && b.top >= 4 && b.left + b.width <= win.innerWidth - 4 && b.top + b.height <= win.innerHeight - 4;
-    const cost = (b: Box) => avoid.reduce((n, r) => n + overlap(b, r), 0);
+    const avoid = [...(this.deps.others?.(current.entry) ?? []), ...rects.filter((r) => r !== line)];
     const clampX = (x: number) => Math.max(8, Math.min(x, win.innerWidth - width - 8));
     const lefts = [...new Set([clampX((p?.x ?? line.left) - 16), clampX(line.left), 8, clampX(win.innerWidth)])];
-    const candidates: Box[] = [];
-    for (const left of lefts)
-      for (const dir of [1, -1]) {
-        let top = dir > 0 ? line.bottom + 6 : line.top - height - 6;
-        // Pushed past the marks it would cover, a few times at most.
-        for (let i = 0; i < 6; i++) {
-          const b = { left, top, width, height };
-          candidates.push(b);
-          const hit = avoid.filter((r) => overlap(b, r) > 0);
-          if (!hit.length) break;
-          top = dir > 0 ? Math.max(...hit.map((r) => r.bottom)) + 6 : Math.min(...hit.map((r) => r.top)) - height - 6;
-        }
-      }
+    const candidates = lefts.flatMap((left) => [1, -1].flatMap((dir) => pushedPast(avoid, { left, top: dir > 0 ? line.bottom + 6 : line.top - height - 6, width, height }, dir)));
     const whole = current.anchor.getBoundingClientRect();
     candidates.push({ left: whole.right + 8, top: line.top, width, height }, { left: whole.left - width - 8, top: line.top, width, height });
-    const dist = (b: Box) => Math.abs(b.top - line.bottom) + Math.abs(b.left - line.left) / 4;
-    const free = candidates.filter((b) => fits(b) && cost(b) === 0).sort((a, b) => dist(a) - dist(b));
-    const best = free[0] ?? candidates.filter(fits).sort((a, b) => cost(a) - cost(b) || dist(a) - dist(b))[0] ?? (candidates[0] as Box);
+    const best = bestPlace(candidates, avoid, line, { width: win.innerWidth, height: win.innerHeight });
     box.style.left = `${Math.round(best.left)}px`;
     box.style.top = `${Math.round(best.top)}px`;
   }
 
-  function render(box: HTMLElement, verdict: MarkVerdict) {
+  private render(box: HTMLElement, verdict: MarkVerdict): void {
+    const { doc, deps } = this;
     box.replaceChildren();
     box.className = `box ${verdict}`;
     const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] => {
@@ -149,7 +226,7 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
       const show = el('button', 'show', deps.labels().show);
       show.type = 'button';
       show.addEventListener('click', (e) => {
-        if (e.isTrusted && current) deps.onShow?.(current.entry);
+        if (e.isTrusted && this.current) deps.onShow?.(this.current.entry);
       });
       actions.append(show);
     }
@@ -159,78 +236,33 @@ export function createTooltip<E>(deps: TooltipDeps<E>) {
     const close = el('button', 'close', '×');
     close.type = 'button';
     close.setAttribute('aria-label', deps.labels().close);
-    close.addEventListener('click', (e) => e.isTrusted && api.close(true));
+    close.addEventListener('click', (e) => e.isTrusted && this.close(true));
     actions.append(clearBtn, close);
     box.append(actions);
   }
+}
 
-  const api = {
-    /** The pointer entered a mark: its tooltip opens, after a moment when another one is open (the
-     * pointer may only be passing over it on the way to that tooltip). */
-    hover(entry: E, anchor: HTMLElement, e: MouseEvent) {
-      cancelSwitch();
-      if (!current || current.entry === entry) return api.open(entry, anchor, e, false);
-      const point = { x: e.clientX, y: e.clientY };
-      switchTimer = setTimeout(() => {
-        switchTimer = undefined;
-        if (!hovered) api.open(entry, anchor, { clientX: point.x, clientY: point.y } as MouseEvent, false);
-      }, SWITCH_DELAY_MS);
-    },
-    /** The pointer left a mark. */
-    unhover() {
-      cancelSwitch();
-      api.hideSoon();
-    },
-    open(entry: E, anchor: HTMLElement, e: MouseEvent | undefined, moveFocus: boolean) {
-      cancelHide();
-      cancelSwitch();
-      const { host, box } = ensure();
-      const point = e ? { x: e.clientX, y: e.clientY } : undefined;
-      if (current?.entry !== entry) render(box, deps.verdictOf(entry));
-      current = { entry, anchor, point };
-      if (!host.hasAttribute('data-open')) {
-        host.setAttribute('data-open', '');
-        if (host.hasAttribute('popover')) host.showPopover();
-        doc.addEventListener('keydown', onDocKey);
-        win?.addEventListener('scroll', onViewport, { capture: true, passive: true });
-        win?.addEventListener('resize', onViewport, { passive: true });
-      }
-      place();
-      if (moveFocus) box.querySelector<HTMLElement>('button')?.focus();
-    },
-    ownedBy: (entry: E) => current?.entry === entry,
-    close(returnFocus: boolean) {
-      cancelHide();
-      cancelSwitch();
-      if (!host?.hasAttribute('data-open')) return;
-      const back = current && deps.firstOf(current.entry);
-      const hadFocus = returnFocus && host.matches(':focus-within');
-      host.removeAttribute('data-open');
-      if (host.hasAttribute('popover')) host.hidePopover();
-      doc.removeEventListener('keydown', onDocKey);
-      win?.removeEventListener('scroll', onViewport, { capture: true });
-      win?.removeEventListener('resize', onViewport);
-      current = undefined;
-      hovered = false;
-      if (hadFocus && back?.isConnected) back.focus({ preventScroll: true });
-    },
-    hideSoon() {
-      cancelHide();
-      hideTimer = setTimeout(() => {
-        // Stay open while the reader is in it by keyboard or pointer.
-        const focusInside = host?.matches(':focus-within') || (current && doc.activeElement === deps.firstOf(current.entry));
-        if (!hovered && !focusInside) api.close(false);
-      }, HIDE_DELAY_MS);
-    },
-    blurFrom(to: EventTarget | null) {
-      if (to instanceof Node && (to === host || to === (current && deps.firstOf(current.entry)) || box?.contains(to))) return;
-      api.hideSoon();
-    },
-    remove() {
-      api.close(false);
-      host?.remove();
-      host = box = undefined;
-    },
-  };
-  return api;
+/** Places for a box starting at `start`, each pushed past the rectangles it would cover (up or
+ * down, by `dir`), a few times at most, until one covers none. */
+export function pushedPast(avoid: DOMRect[], start: Box, dir: number): Box[] {
+  const out: Box[] = [];
+  let top = start.top;
+  for (let i = 0; i < 6; i++) {
+    const b = { ...start, top };
+    out.push(b);
+    const hit = avoid.filter((r) => overlap(b, r) > 0);
+    if (!hit.length) break;
+    top = dir > 0 ? Math.max(...hit.map((r) => r.bottom)) + 6 : Math.min(...hit.map((r) => r.top)) - start.height - 6;
+  }
+  return out;
+}
+
+/** The nearest of `candidates` that fits in the window and covers nothing in `avoid`; else the
+ * one that fits and covers least; else the first. */
+export function bestPlace(candidates: Box[], avoid: DOMRect[], line: DOMRect, view: { width: number; height: number }): Box {
+  const fits = (b: Box) => b.left >= 4 && b.top >= 4 && b.left + b.width <= view.width - 4 && b.top + b.height <= view.height - 4;
+  const cost = (b: Box) => avoid.reduce((n, r) => n + overlap(b, r), 0);
+  const dist = (b: Box) => Math.abs(b.top - line.bottom) + Math.abs(b.left - line.left) / 4;
+  const free = candidates.filter((b) => fits(b) && cost(b) === 0).sort((a, b) => dist(a) - dist(b));
+  return free[0] ?? candidates.filter(fits).sort((a, b) => cost(a) - cost(b) || dist(a) - dist(b))[0] ?? (candidates[0] as Box);
 }

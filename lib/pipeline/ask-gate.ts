@@ -1,7 +1,6 @@
 /** The gate of a question, as the run sees it: its decision is shown as soon as the model has
- * written it; the web searches it writes last start when the call ends, and so does the draft (a
- * draft sent beside the gate's tail would be a second request in flight, which servers that take
- * one at a time queue or refuse). The gate saw only network-safe text (flow.ts gateView), so its
+ * written it (and the draft it calls for may be sent then, ask.ts); the web searches it writes
+ * last start when the call ends. The gate saw only network-safe text (flow.ts gateView), so its
  * searches may go to the web; an unreadable reply searches the question as typed. */
 import { isBadOutput } from './chain';
 import type { Ctx } from './context';
@@ -10,8 +9,9 @@ import { gateQuestion, shouldRetrieve, type GateResult } from './gate';
 import type { GateDecision } from '../core/run';
 import { searchPlanned } from './web-plan';
 
-/** Resolves with the decision once the call has ended and its web searches have started. */
-export function runGate(ctx: Ctx): Promise<GateDecision> {
+/** Resolves with the decision once the call has ended and its web searches have started;
+ * `onDecision` hears it as soon as it is shown. */
+export function runGate(ctx: Ctx, onDecision?: (d: GateDecision) => void): Promise<GateDecision> {
   const input = ctx.run().input;
   const view = gateView(input, 'ask');
   let shown: GateDecision | undefined;
@@ -19,6 +19,7 @@ export function runGate(ctx: Ctx): Promise<GateDecision> {
     if (!shown) {
       shown = { ...d, origins: view.origins };
       ctx.emit({ type: 'gate', decision: shown });
+      onDecision?.(shown);
     }
     return shown;
   };

@@ -15,12 +15,14 @@ import { newChain, runChain, type Chain, type FinalOutput, type StepCaller, type
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { DraftFeed } from './draft-feed';
-import { speculationOff } from './speculate';
+import { DraftCall, startEarlyDraft, type DraftRequest, type EarlyDraft } from './draft-call';
+import { serverLimitsParallel, speculationOff } from './speculate';
+import { LlmError } from '../llm/errors';
 import { runGate } from './ask-gate';
 import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
-import { answerStage, draftStage, proseAnswer, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
+import { answerStage, proseAnswer, type DraftOut, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
 import type { GateDecision, PageContext, PartAnswer } from '../core/run';
@@ -38,14 +40,40 @@ export async function ask(ctx: Ctx): Promise<void> {
   const { input, answerFinal } = ctx.run();
   if (answerFinal) return; // resumed after the answer was written
   let gate = ctx.run().gate;
-  if (!gate) gate = await runGate(ctx);
+  // The draft, sent as soon as the gate's decision calls for it (draft-call.ts).
+  const early: { draft?: EarlyDraft; ctx?: Ctx } = {};
+  if (!gate) {
+    try {
+      gate = await runGate(ctx, (d) => Object.assign(early, earlyDraftFor(ctx, d)));
+    } catch (err) {
+      early.draft?.cancel();
+      throw err;
+    }
+  }
   // A resumed run searches its recorded plan again (the library is new).
   else searchPlanned(ctx);
-  if (gate.aboutPage && input.page?.text) ctx = onThePage(ctx, input.page);
-  await answerAfterGate(ctx, gate);
+  if (gate.aboutPage && input.page?.text) ctx = early.ctx ?? onThePage(ctx, input.page);
+  try {
+    await answerAfterGate(ctx, gate, early.draft);
+  } finally {
+    // A failed run's draft stops with it (a finished one has nothing left to stop).
+    early.draft?.cancel();
+  }
 }
 
-async function answerAfterGate(ctx: Ctx, gate: GateDecision): Promise<void> {
+/** Once the gate has decided (before it has written its web searches), the draft it calls for is
+ * sent at once when revisions may overlap the draft ("Faster answers", and an endpoint that answers
+ * requests in parallel). Never for an answer without retrieval: a confident question still costs
+ * two calls. */
+function earlyDraftFor(ctx: Ctx, d: GateDecision): { draft: EarlyDraft; ctx: Ctx } | undefined {
+  if (!d.retrieve || (d.label === 'ambiguous' && d.parts?.length) || ctx.run().steps.length > 0 || speculationOff(ctx)) return undefined;
+  const input = ctx.run().input;
+  const c = d.aboutPage && input.page?.text ? onThePage(ctx, input.page) : ctx;
+  const question = d.rewritten ?? input.text.trim();
+  return { ctx: c, draft: startEarlyDraft(c, (catalogue) => draftRequest(c, question, input.page, ctx.settings.maxSteps, undefined, catalogue)) };
+}
+
+async function answerAfterGate(ctx: Ctx, gate: GateDecision, early: EarlyDraft | undefined): Promise<void> {
   const input = ctx.run().input;
   if (gate.label === 'ambiguous' && gate.parts?.length) return answerParts(ctx, gate, input.page);
   const question = gate.rewritten ?? input.text.trim();
@@ -56,7 +84,7 @@ async function answerAfterGate(ctx: Ctx, gate: GateDecision): Promise<void> {
     ctx.emit({ type: 'answer', markdown: answer, sources: [] });
     return;
   }
-  await answerWithRat(ctx, question, { page: input.page, maxSteps: ctx.settings.maxSteps });
+  await answerWithRat(ctx, question, { page: input.page, maxSteps: ctx.settings.maxSteps, early });
 }
 
 async function directAnswer(ctx: Ctx, question: string, page: PageContext | undefined, stream: boolean): Promise<string> {
@@ -142,10 +170,16 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
   };
 }
 
+/** The draft request for a question: the whole conversation (the gate saw only its network-safe
+ * part, flow.ts). */
+function draftRequest(ctx: Ctx, question: string, page: PageContext | undefined, maxSteps: number, context: string | undefined, catalogue: CatalogueEntry[]): DraftRequest {
+  return { messages: draftMessages(question, page, maxSteps, context, catalogue, ctx.run().input.thread?.turns), maxTokens: 200 + 140 * maxSteps };
+}
+
 /** Draft call: steps as structured output (no split call), streamed as readable text, each with
  * its query; a step's evidence is fetched as soon as its query has streamed, and in a pipelined
  * chain its text and query are fed to the revision as they complete (`chain.feed`). */
-async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, page?: PageContext, context?: string, catalogue?: CatalogueEntry[]): Promise<void> {
+async function draft(ctx: Ctx, chain: Chain, question: string, part: number | undefined, maxSteps: number, request: DraftRequest, started?: DraftCall): Promise<void> {
   const shown = new DeltaTracker();
   const k = Math.max(1, ctx.settings.passagesPerStep);
   const feed = chain.feed;
@@ -157,33 +191,39 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
   // Read as the validated reply reads them: trimmed, a missing query made from the step's words.
   const textOf = (s: { step?: unknown } | undefined) => (typeof s?.step === 'string' ? s.step.trim() : '');
   const queryOf = (s: { step?: unknown; query?: unknown } | undefined) => (typeof s?.query === 'string' ? s.query.trim() : '') || (textOf(s) ? fallbackQuery(textOf(s), question) : '');
-  if (feed) feed.call.sentAt = performance.now();
-  const out = await ctx.llm.json({
-    ...stage('draft', draftStage),
-    // The whole conversation: the gate saw only its network-safe part (flow.ts).
-    messages: draftMessages(question, page, maxSteps, context, catalogue, ctx.run().input.thread?.turns),
-    temperature: 0,
-    maxTokens: 200 + 140 * maxSteps,
-    signal: ctx.signal,
-    onUsage: ctx.onUsage,
-    onPartial: (p) => {
-      if (feed) feed.call.firstTokenAt ??= performance.now();
-      const list = items(p);
-      // A step's text is complete once its query has started, its query once the next step has.
-      feed?.written(list.map((s, i) => ('query' in s || i < list.length - 1 ? textOf(s) : undefined)).slice(0, maxSteps), list.slice(0, Math.max(0, list.length - 1)).map(queryOf));
-      for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(queryOf(list[fetched]), k * 2);
-      // Sub-questions draft in parallel: their streams would interleave, so only the single
-      // question's draft streams; parts show up whole with their draft event.
-      if (part !== undefined) return;
-      const text = list
-        .map((s) => s.step)
-        .filter((s): s is string => typeof s === 'string')
-        .map((s, i) => `${i ? '\n' : ''}${i + 1}. ${s}`)
-        .join('');
-      const d = shown.next(text);
-      if (d) ctx.emit({ type: 'draft-delta', text: d });
-    },
-  });
+  const onPartial = (timing: DraftCall['timing']) => (p: unknown) => {
+    if (feed) feed.call.firstTokenAt ??= timing.firstTokenAt ?? performance.now();
+    const list = items(p);
+    // A step's text is complete once its query has started, its query once the next step has.
+    feed?.written(list.map((s, i) => ('query' in s || i < list.length - 1 ? textOf(s) : undefined)).slice(0, maxSteps), list.slice(0, Math.max(0, list.length - 1)).map(queryOf));
+    for (; fetched < list.length - 1; fetched++) chain.cache.prefetch(queryOf(list[fetched]), k * 2);
+    // Sub-questions draft in parallel: their streams would interleave, so only the single
+    // question's draft streams; parts show up whole with their draft event.
+    if (part !== undefined) return;
+    const text = list
+      .map((s) => s.step)
+      .filter((s): s is string => typeof s === 'string')
+      .map((s, i) => `${i ? '\n' : ''}${i + 1}. ${s}`)
+      .join('');
+    const d = shown.next(text);
+    if (d) ctx.emit({ type: 'draft-delta', text: d });
+  };
+  let call = started ?? new DraftCall(ctx, request);
+  if (feed) feed.call.sentAt = call.timing.sentAt;
+  call.listen(onPartial(call.timing));
+  let out: DraftOut;
+  try {
+    out = await call.result;
+  } catch (err) {
+    // Sent beside the gate and refused (a server that takes one request at a time): sent again
+    // now, alone. A refusal comes before any reply, so nothing of it was shown or fed.
+    if (!started || ctx.signal.aborted || !(err instanceof LlmError && err.info.code === 'rate-limit')) throw err;
+    serverLimitsParallel(ctx);
+    call = new DraftCall(ctx, request);
+    if (feed) feed.call.sentAt = call.timing.sentAt;
+    call.listen(onPartial(call.timing));
+    out = await call.result;
+  }
   const steps = out.steps.slice(0, maxSteps);
   const run = ctx.run();
   const base = run.steps.reduce((m, s) => Math.max(m, s.index + 1), 0);
@@ -217,17 +257,35 @@ async function draftAndRevise(ctx: Ctx, chain: Chain, draftCall: () => Promise<v
   return revising;
 }
 
+interface RatOptions {
+  part?: number;
+  page?: PageContext;
+  context?: string;
+  maxSteps: number;
+  early?: EarlyDraft;
+}
+
 /** One question through RAT: draft (unless resumed past it), the causal loop, and the answer.
  * With `part`, the answer is the sub-question's and is returned, not emitted. */
-async function answerWithRat(ctx: Ctx, question: string, opts: { part?: number; page?: PageContext; context?: string; maxSteps: number }): Promise<PartAnswer | undefined> {
+async function answerWithRat(ctx: Ctx, question: string, opts: RatOptions & { part: number }): Promise<PartAnswer>;
+async function answerWithRat(ctx: Ctx, question: string, opts: RatOptions & { part?: undefined }): Promise<undefined>;
+async function answerWithRat(ctx: Ctx, question: string, opts: RatOptions): Promise<PartAnswer | undefined> {
   const single = opts.part === undefined;
-  const catalogue = await libraryCatalogue(ctx);
+  const early = opts.early;
+  const catalogue = early && early.library === ctx.library ? await early.catalogue : await libraryCatalogue(ctx);
   // A single question's steps are revised as the draft streams (sub-questions draft at the same
   // time, and their steps are numbered only when each draft ends).
   const pipelined = single && !speculationOff(ctx);
   const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page, catalogue), streamFinal: single, verify: false, pipelined });
   const drafted = stepsOfPart(ctx.run(), opts.part).length > 0;
-  let final: FinalOutput | undefined = drafted ? await runChain(ctx, chain) : await draftAndRevise(ctx, chain, () => draft(ctx, chain, question, opts.part, opts.maxSteps, opts.page, opts.context, catalogue));
+  let final: FinalOutput | undefined;
+  if (drafted) final = await runChain(ctx, chain);
+  else {
+    const request = draftRequest(ctx, question, opts.page, opts.maxSteps, opts.context, catalogue);
+    // The draft sent beside the gate, if the gate's decision calls for exactly that draft.
+    const started = early ? await early.take(request) : undefined;
+    final = await draftAndRevise(ctx, chain, () => draft(ctx, chain, question, opts.part, opts.maxSteps, request, started));
+  }
   if (!final) {
     // No final answer from the last step (no evidence for it, or resumed after it): compose one
     // from the revised steps.
@@ -271,7 +329,7 @@ async function answerParts(ctx: Ctx, gate: GateDecision, page: PageContext | und
         let a = ctx.run().partAnswers?.[p];
         if (!a) {
           a = sub.retrieve
-            ? ((await answerWithRat(ctx, sub.question, { part: p, page, context, maxSteps: perPart })) as PartAnswer)
+            ? await answerWithRat(ctx, sub.question, { part: p, page, context, maxSteps: perPart })
             : { markdown: await directAnswer(ctx, context ? `${sub.question}\n(${context})` : sub.question, page, false), citations: [] };
           ctx.emit({ type: 'part-answer', part: p, markdown: a.markdown, citations: a.citations });
         }

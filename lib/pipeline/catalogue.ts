@@ -4,7 +4,7 @@ import type { Ctx } from './context';
 
 /** The library's catalogue for the prompts that write queries; a slow or failing tab read
  * leaves it out rather than hold up the draft. */
-export async function libraryCatalogue(ctx: Ctx): Promise<CatalogueEntry[]> {
+export async function libraryCatalogue(ctx: Pick<Ctx, 'library' | 'signal'>): Promise<CatalogueEntry[]> {
   if (!ctx.library.catalogue) return [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<CatalogueEntry[]>((resolve) => (timer = setTimeout(() => resolve([]), 3000)));

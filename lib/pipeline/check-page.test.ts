@@ -74,7 +74,7 @@ describe('check this page', () => {
     const secretTab = { url: 'https://bank.example/account', title: 'Account 7731 - Example Bank', text: 'Your account code is 7731-XK. Warsaw branch.', origin: 'tab' as const, tabId: 3 };
     const lib = curieLibrary([eiffelDoc, secretTab]);
     const web: string[] = [];
-    const withWeb = { ...lib, searchWeb: async (qs: WebQuery[]) => (web.push(...qs), { sources: [], errors: [] }) };
+    const withWeb = { ...lib, searchWeb: (qs: WebQuery[]) => (web.push(...qs), Promise.resolve({ sources: [], errors: [] })) };
     const r = await runOnce(world, { text: article, page }, withWeb, { mode: 'page' });
     expect(r.run.status).toBe('done');
     const listing = world.server.chatRequests().find((q) => q.stage === 'page-claims');
@@ -85,7 +85,8 @@ describe('check this page', () => {
     // run's web plan, written from what the user chose to check.
     const planned = ['Eiffel Tower completion height', 'Marie Curie Nobel 1903', 'Marie Curie birth', 'Warsaw capital'].sort();
     expect([...web].sort()).toEqual(planned);
-    expect(r.run.webPlan).toEqual({ queries: expect.arrayContaining(planned), origins: ['selected'] });
+    expect(r.run.webPlan?.origins).toEqual(['selected']);
+    expect(r.run.webPlan?.queries).toEqual(expect.arrayContaining(planned));
     // The checks rank what this computer holds (the tabs, the pages those searches found), round 1
     // by the same queries, once each…
     const first = lib.requests.filter((q) => (q.round ?? 1) === 1);

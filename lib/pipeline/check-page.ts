@@ -123,7 +123,12 @@ export async function checkPage(ctx: Ctx, input: RunInput): Promise<void> {
       }
     });
     // The first failure ends the run; the checks still queued do not start.
-    checks.push(p.catch((err: unknown) => (failure.abort(), Promise.reject(err))));
+    checks.push(
+      p.catch((err: unknown) => {
+        failure.abort();
+        throw err;
+      }),
+    );
   };
 
   /** The web is searched with the claims call's queries only (flow.ts): that call saw the page's

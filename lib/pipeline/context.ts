@@ -12,10 +12,11 @@ export interface Ctx {
   library: Library;
   settings: PipelineSettings;
   signal: AbortSignal;
+  // Functions, not methods: stages hand them on as callbacks.
   /** The run as our own events have left it. */
-  run(): Run;
-  emit(ev: RunEvent): void;
-  onUsage(u: CallUsage): void;
+  run: () => Run;
+  emit: (ev: RunEvent) => void;
+  onUsage: (u: CallUsage) => void;
   /** Resolves once the run's web searches have started (web-plan.ts); a retrieval waits for it,
    * so the pages they find can rank. */
   webReady?: Promise<void>;
@@ -34,22 +35,16 @@ export function cancelled(stage?: string): LlmError {
 
 /** Rejects as soon as `signal` aborts, even if `p` ignores the signal (a slow library or a
  * store write must not hold a cancelled run past 1 s). */
-export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(cancelled());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
+export async function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) throw cancelled();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => (onAbort = () => reject(cancelled())));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await Promise.race([p, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 export function stepsOfPart(run: Run, part: number | undefined): StepState[] {

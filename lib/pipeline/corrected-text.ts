@@ -52,7 +52,8 @@ function foldMap(text: string): { folded: string; at: number[] } {
   const at: number[] = [];
   let space = true;
   for (let i = 0; i < text.length; i++) {
-    const c = FOLD[text[i] as string] ?? (text[i] as string);
+    const ch = text.charAt(i);
+    const c = FOLD[ch] ?? ch;
     if (/\s/.test(c)) {
       if (!space) {
         folded += ' ';

@@ -15,18 +15,16 @@ interface Call {
 
 /** Records when each model call (all its attempts) starts and ends. */
 function timed(llm: LlmClient, calls: Call[]): LlmClient {
-  const wrap =
-    <A extends { stage: string }, R>(f: (a: A) => Promise<R>) =>
-    async (a: A): Promise<R> => {
-      const c: Call = { stage: a.stage, start: performance.now(), end: 0 };
-      calls.push(c);
-      try {
-        return await f(a);
-      } finally {
-        c.end = performance.now();
-      }
-    };
-  return { usage: llm.usage, embed: llm.embed, chat: wrap(llm.chat), json: wrap(llm.json) as LlmClient['json'] };
+  const around = async <R>(stage: string, f: () => Promise<R>): Promise<R> => {
+    const c: Call = { stage, start: performance.now(), end: 0 };
+    calls.push(c);
+    try {
+      return await f();
+    } finally {
+      c.end = performance.now();
+    }
+  };
+  return { usage: llm.usage, embed: (texts, signal) => llm.embed(texts, signal), chat: (req) => around(req.stage, () => llm.chat(req)), json: (req) => around(req.stage, () => llm.json(req)) };
 }
 
 /** Longest chain of calls where each starts after the previous one ended: the calls that had to

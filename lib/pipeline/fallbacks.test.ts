@@ -103,7 +103,7 @@ describe('ask: a stage that cannot be read ends the run with an error naming it'
     ['the second revision', { revise: (r: Reply) => (json(r).answer !== undefined ? broken() : r) }, 'revise, step 2', ['gate', 'draft', 'revise', 'revise', 'revise']],
     ['compose', { revise: (r: Reply) => ({ json: { ...json(r), answer: '' } }), compose: broken }, 'compose', ['gate', 'draft', 'revise', 'revise', 'compose', 'compose']],
   ])('%s', async (_name, replace, stage, stages) => {
-    world = await worldWith({ facts, steps: ['Marie Curie was born in Krakow.', 'She married Pierre Curie.'] }, replace as Record<string, (r: Reply) => Reply>);
+    world = await worldWith({ facts, steps: ['Marie Curie was born in Krakow.', 'She married Pierre Curie.'] }, replace);
     const r = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
     expect(r.run.status).toBe('error');
     expect(r.run.error).toMatchObject({ code: 'bad-output', stage });

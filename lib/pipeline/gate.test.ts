@@ -58,6 +58,15 @@ describe('decide', () => {
     const d = decide(out({ label: 'ambiguous', subQuestions: [{ question: 'Only one?', confidence: 0.9, dependsOnPrevious: false }] }), input, { betaThreshold: 0.5 });
     expect(d).toMatchObject({ label: 'incomplete', rewritten: 'Only one?' });
   });
+  it('ambiguous with no parts is a rewrite if the reply restated the question, else clear', () => {
+    expect(decide(out({ label: 'ambiguous', question: 'Which Paris, France?' }), input, { betaThreshold: 0.5 })).toMatchObject({ label: 'incomplete', rewritten: 'Which Paris, France?' });
+    expect(decide(out({ label: 'ambiguous', question: 'Q?', confidence: 0.9 }), input, { betaThreshold: 0.5 })).toEqual({ label: 'clear', beta: 0.9, betaThreshold: 0.5, retrieve: false });
+  });
+  it('the decision on an ambiguous question says it is about the page, and every part then reads it', () => {
+    const d = decide(out({ label: 'ambiguous', aboutPage: true, subQuestions: [{ question: 'A?', confidence: 0.9, dependsOnPrevious: true }, { question: 'B?', confidence: 0.9, dependsOnPrevious: false }] }), { text: 'Q?', page: { url: 'https://a.example/', title: 'A', text: 'Page text.' } }, { betaThreshold: 0.5 });
+    expect(d).toMatchObject({ label: 'ambiguous', aboutPage: true, retrieve: true });
+    expect(d.parts).toEqual([{ question: 'A?', beta: 0.9, retrieve: true }, { question: 'B?', beta: 0.9, retrieve: true }]);
+  });
 });
 
 let world: TestWorld | undefined;

@@ -32,33 +32,37 @@ export function decide(out: GateOut, input: RunInput, settings: Pick<PipelineSet
   const aboutPage = out.aboutPage && !!input.page?.text?.trim();
   const force = (input.forceRetrieval ?? false) || aboutPage;
   const page = aboutPage ? { aboutPage: true } : {};
-  const original = input.text.trim();
-  // The user already said how the question is to be understood: it is not rewritten again.
-  let label = input.asked !== undefined && out.label === 'incomplete' ? 'clear' : out.label;
   const subs = out.subQuestions.slice(0, MAX_SUB);
-  let single: string | undefined;
-  if (label === 'ambiguous' && subs.length < 2) {
-    single = subs[0]?.question;
-    // One sub-question is a rewrite; none means the model could not split it.
-    label = subs.length === 1 || (out.question && out.question !== original) ? 'incomplete' : 'clear';
-  }
-  if (label === 'ambiguous') {
-    const parts: SubDecision[] = subs.map((s, i) => ({
-      question: s.question,
-      beta: s.confidence,
-      retrieve: shouldRetrieve(s.confidence, t, force),
-      ...(i > 0 && s.dependsOnPrevious ? { dependsOnPrevious: true } : {}),
-    }));
-    const beta = Math.min(...parts.map((p) => p.beta));
-    return { label, subQuestions: parts.map((p) => p.question), beta, betaThreshold: t, retrieve: parts.some((p) => p.retrieve), parts, ...page };
-  }
+  const { label, single } = repairedLabel(out, input, subs);
+  if (label === 'ambiguous') return { ...splitDecision(subs, t, force), ...page };
   const beta = out.confidence;
-  if (label === 'incomplete') {
-    const rewritten = single || out.question || subs[0]?.question || '';
-    if (rewritten && rewritten !== original) return { label, rewritten, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force), ...page };
-    label = 'clear';
-  }
-  return { label, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force), ...page };
+  const rewritten = label === 'incomplete' ? single || out.question || subs[0]?.question || '' : '';
+  if (rewritten && rewritten !== input.text.trim()) return { label, rewritten, beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force), ...page };
+  return { label: 'clear', beta, betaThreshold: t, retrieve: shouldRetrieve(beta, t, force), ...page };
+}
+
+/** The reply's label as its other fields bear it out: an "ambiguous" question split into fewer
+ * than two parts is a rewrite (one part, or a question of its own; `single` is that part) or, if
+ * nothing was split off, clear. */
+function repairedLabel(out: GateOut, input: RunInput, subs: GateOut['subQuestions']): { label: GateOut['label']; single?: string } {
+  // The user already said how the question is to be understood: it is not rewritten again.
+  const label = input.asked !== undefined && out.label === 'incomplete' ? 'clear' : out.label;
+  if (label !== 'ambiguous' || subs.length >= 2) return { label };
+  // One sub-question is a rewrite; none means the model could not split it.
+  return { label: subs.length === 1 || (out.question && out.question !== input.text.trim()) ? 'incomplete' : 'clear', single: subs[0]?.question };
+}
+
+/** An ambiguous question's decision: one per part, retrieving if any part needs to; β is the
+ * lowest of the parts'. */
+function splitDecision(subs: GateOut['subQuestions'], t: number, force: boolean): GateDecision {
+  const parts: SubDecision[] = subs.map((s, i) => ({
+    question: s.question,
+    beta: s.confidence,
+    retrieve: shouldRetrieve(s.confidence, t, force),
+    ...(i > 0 && s.dependsOnPrevious ? { dependsOnPrevious: true } : {}),
+  }));
+  const beta = Math.min(...parts.map((p) => p.beta));
+  return { label: 'ambiguous', subQuestions: parts.map((p) => p.question), beta, betaThreshold: t, retrieve: parts.some((p) => p.retrieve), parts };
 }
 
 export interface GateCallOptions {

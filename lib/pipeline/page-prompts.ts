@@ -3,6 +3,7 @@
 import type { ChatMessage } from '../llm/types';
 import type { AliasMap } from './citations';
 import { dataBlock, passageBlocks, system } from './prompts';
+import { MARK, SECTION } from '../core/prompt-sections';
 
 export interface PageClaimsInput {
   /** The page's visible article text (as much as is read). */
@@ -17,7 +18,7 @@ export interface PageClaimsInput {
 export function pageClaimsMessages(x: PageClaimsInput): ChatMessage[] {
   return [
     system(
-      `The user wants the article on the page they are reading fact-checked. List its check-worthy, verifiable factual claims, at most ${x.maxClaims}, the most check-worthy first.`,
+      `The user wants the article on the page they are reading fact-checked. List its check-worthy, verifiable factual claims, ${MARK.atMost(x.maxClaims)}, the most check-worthy first.`,
       'A claim is verifiable when sources could confirm or refute it: events, dates, numbers, names, places, records, who did or said what. Opinions, questions, predictions, advice, jokes and the site\'s own notices are not claims; leave them out. Merge claims that say the same thing.',
       'Write each "claim" as one self-contained sentence: replace pronouns and vague references ("it", "she", "the company", "the tower") with what they refer to, turn relative dates into absolute ones using the article, and add nothing the article does not say.',
       'For each claim, first "query": a short, specific web search query (key names and terms) that would find evidence for it; then "claim"; then "sentence": the sentence of the article it comes from, copied exactly; then "worthiness" (0 to 1): how much it matters whether the claim is true: specific figures, dates and events central to the article are high, background trivia low.',
@@ -51,13 +52,13 @@ export function pageCheckMessages(x: PageCheckInput): ChatMessage[] {
       'First "citations": the evidence you rely on, each with its id (P1, P2, …) and "quote", a short span (at most 15 words) copied exactly from that passage.',
       'Then "verdict": "supported" if the evidence confirms the claim; "corrected" if a detail is wrong and the evidence shows the right one; "refuted" if the evidence contradicts the claim as a whole; "unverifiable" if the evidence does not settle it (absence of evidence is not refutation).',
       'Then "corrected": the claim as it should read given the evidence, changing only what is wrong (the claim unchanged when supported or unverifiable); and "explanation": one short sentence saying why.',
-      x.finalRound ? '"retryQuery": "" (this is the last search round).' : '"retryQuery": only when the verdict is "unverifiable", a different query that would find what is still missing for this claim; else "".',
+      x.finalRound ? `"retryQuery": "" ${MARK.lastRound}.` : '"retryQuery": only when the verdict is "unverifiable", a different query that would find what is still missing for this claim; else "".',
     ),
     {
       role: 'user',
       content:
-        `Claim: ${x.claim}\n\nIn the article:\n${dataBlock({ kind: 'page', title: x.title }, x.sentence, 1000)}\n\n` +
-        `${x.round > 1 ? `Search round: ${x.round}\n\n` : ''}Search query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages, { focus: `${x.claim} ${x.query}`, max: EVIDENCE_CHARS })}`,
+        `${SECTION.claim}: ${x.claim}\n\nIn the article:\n${dataBlock({ kind: 'page', title: x.title }, x.sentence, 1000)}\n\n` +
+        `${x.round > 1 ? `${SECTION.searchRound}: ${x.round}\n\n` : ''}${SECTION.searchQuery}: ${x.query}\n\n${SECTION.evidence}:\n${passageBlocks(x.passages, { focus: `${x.claim} ${x.query}`, max: EVIDENCE_CHARS })}`,
     },
   ];
 }

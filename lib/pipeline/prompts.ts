@@ -10,6 +10,7 @@ import type { CatalogueEntry } from '../core/passage';
 import type { AliasMap } from './citations';
 import type { GateView } from '../core/flow';
 import type { PageContext, ThreadTurn } from '../core/run';
+import { MARK, position, SECTION } from '../core/prompt-sections';
 
 const OPEN = '<<<DATA';
 const CLOSE = '<<<END DATA>>>';
@@ -117,7 +118,7 @@ export function gateMessages(view: GateView): ChatMessage[] {
       'Step 2, confidence. For the final question (and for each sub-question), give a number from 0 to 1: how sure you are that you could answer it correctly and completely from your own knowledge, without looking anything up. Be honest and calibrated: exact figures, dates, quotes, recent or local events, niche subjects and anything about the page itself deserve low confidence; well-known general facts and definitions high. "confidence" is for the final question (for an ambiguous one, the lowest of its parts).',
       SEARCH_RULE,
     ),
-    { role: 'user', content: `Question: ${view.text}${gateTurnsBlock(view.turns)}${selected}` },
+    { role: 'user', content: `${SECTION.question}: ${view.text}${gateTurnsBlock(view.turns)}${selected}` },
   ];
 }
 
@@ -152,7 +153,7 @@ export function claimsMessages(selection: string, page: PageContext | undefined,
 export function answerMessages(question: string, page: PageContext | undefined): ChatMessage[] {
   return [
     system('Answer the question from your own knowledge: correct, direct and concise (a sentence or a short paragraph; a list only when it helps). Use the page context only as background. If you are unsure of a detail, say so rather than guess.'),
-    { role: 'user', content: `Question: ${question}${pageBlock(page, 'The page the user is reading (context only)')}` },
+    { role: 'user', content: `${SECTION.question}: ${question}${pageBlock(page, 'The page the user is reading (context only)')}` },
   ];
 }
 
@@ -165,7 +166,7 @@ export function draftMessages(question: string, page: PageContext | undefined, m
       'With each step, "query": a short, specific web search query (key names and terms, no filler) for checking that step.',
       queryLanguageRule(catalogue),
     ),
-    { role: 'user', content: `Question: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${threadBlock(turns)}${pageBlock(page, 'The page the user is reading (context only)')}${catalogueBlock(catalogue)}` },
+    { role: 'user', content: `${SECTION.question}: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${threadBlock(turns)}${pageBlock(page, 'The page the user is reading (context only)')}${catalogueBlock(catalogue)}` },
   ];
 }
 
@@ -208,8 +209,7 @@ const LATER_QUERIES =
   '"nextQueries": only if this step changed ("kept" false), one short, specific web search query for each later step (shown below), in order, built from the question, the steps as they now stand including this one, and that step\'s draft; [] if the step was kept or there are no later steps.';
 const NEXT_QUERY =
   '"nextQueries": only if this step changed ("kept" false), one short, specific web search query for the next step (shown below), built from the question, the steps as they now stand including this one, and the next step\'s draft; [] if the step was kept or there is no next step.';
-const ALL_LATER_QUERIES =
-  '"nextQueries": one short, specific web search query for each later step (shown below), in order, built from the question, the steps as they now stand including this one, and that step\'s draft, whether or not this step changed (the step before it changed, and the later steps\' queries were written before that).';
+const ALL_LATER_QUERIES = `"nextQueries": one short, specific web search query for each later step (shown below), in order, built from the question, the steps as they now stand including this one, and that step's draft, ${MARK.allLaterQueries} (the step before it changed, and the later steps' queries were written before that).`;
 
 function laterQueriesRule(x: ReviseInput): string {
   return x.lean ? NEXT_QUERY : x.rewriteLater ? ALL_LATER_QUERIES : LATER_QUERIES;
@@ -217,7 +217,7 @@ function laterQueriesRule(x: ReviseInput): string {
 
 export function roundRule(finalRound: boolean, what: string): string {
   return finalRound
-    ? '"sufficient": true, and "retryQuery": "" (this is the last search round).'
+    ? `"sufficient": true, and "retryQuery": "" ${MARK.lastRound}.`
     : `"sufficient": true when the evidence settles this ${what}; if false, "retryQuery" is a different query that would find what is still missing for THIS ${what} (else "").`;
 }
 
@@ -241,9 +241,9 @@ export function excerptAround(p: Passage, focus: string | undefined, max: number
 
 export function reviseMessages(x: ReviseInput): ChatMessage[] {
   const answerRule = x.withAnswer
-    ? `This is the last step. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}write "answer": the final answer to the question, built from all the steps as they now stand: direct and concise, citing evidence ids in square brackets right after what they support, like [P1] or [P2, P3]. Cite only ids shown in this message.${x.finalRound ? '' : ' If "sufficient" is false, "answer" is "".'}`
+    ? `${MARK.lastStep} ${x.finalRound ? '' : 'Only if "sufficient" is true, '}write "answer": the final answer to the question, built from all the steps as they now stand: direct and concise, citing evidence ids in square brackets right after what they support, like [P1] or [P2, P3]. Cite only ids shown in this message.${x.finalRound ? '' : ' If "sufficient" is false, "answer" is "".'}`
     : '';
-  const earlier = x.earlier?.size ? `\n\nEvidence found for the earlier steps (citable in the answer):\n${[...x.earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, excerptAround(p, x.earlierFocus?.get(id), EARLIER_CHARS), EARLIER_CHARS + 2)).join('\n')}` : '';
+  const earlier = x.earlier?.size ? `\n\n${SECTION.earlierEvidence}:\n${[...x.earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, excerptAround(p, x.earlierFocus?.get(id), EARLIER_CHARS), EARLIER_CHARS + 2)).join('\n')}` : '';
   return [
     system(
       'You revise one step of a step-by-step draft against retrieved evidence. The steps before it are fixed: do not change them.',
@@ -257,11 +257,11 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
     {
       role: 'user',
       content:
-        `Question: ${x.question}\n\n` +
-        (x.before.length ? `Steps so far (fixed):\n${numbered(x.before)}\n\n` : '') +
-        `Current step: ${x.position}${x.lean ? '' : ` of ${x.total}`}${x.round > 1 ? ` (search round ${x.round})` : ''}\nDraft of the current step: ${x.draft}\n` +
-        (x.later.length ? `${x.lean ? 'Next step (draft)' : 'Later steps (drafts)'}:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
-        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${earlier}${pageBlock(x.page, 'The page the user is reading (context only)')}${catalogueBlock(x.catalogue)}`,
+        `${SECTION.question}: ${x.question}\n\n` +
+        (x.before.length ? `${SECTION.stepsSoFar}:\n${numbered(x.before)}\n\n` : '') +
+        `${SECTION.currentStep}: ${position(x.position, x.lean ? undefined : x.total, x.round)}\n${SECTION.draft}: ${x.draft}\n` +
+        (x.later.length ? `${x.lean ? SECTION.nextStep : SECTION.laterSteps}:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
+        `\n${SECTION.searchQuery}: ${x.query}\n\n${SECTION.evidence}:\n${passageBlocks(x.passages)}${earlier}${pageBlock(x.page, 'The page the user is reading (context only)')}${catalogueBlock(x.catalogue)}`,
     },
   ];
 }
@@ -296,7 +296,7 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
       roundRule(x.finalRound, 'claim'),
       '"nextQueries": only if the claim is corrected or refuted, one short, specific web search query for each later claim (shown below), in order, taking the correction into account; [] otherwise.',
       x.withPassage
-        ? `This is the last claim. ${x.finalRound ? '' : 'Only if "sufficient" is true, '}also write "correctedPassage": the highlighted passage with every corrected or refuted claim fixed (including those checked before), keeping its wording, style and language elsewhere, with evidence ids like [P1] right after each fix that this message's evidence supports.${x.finalRound ? '' : ' If "sufficient" is false, "correctedPassage" is "".'}`
+        ? `${MARK.lastClaim} ${x.finalRound ? '' : 'Only if "sufficient" is true, '}also write "correctedPassage": the highlighted passage with every corrected or refuted claim fixed (including those checked before), keeping its wording, style and language elsewhere, with evidence ids like [P1] right after each fix that this message's evidence supports.${x.finalRound ? '' : ' If "sufficient" is false, "correctedPassage" is "".'}`
         : '',
       queryLanguageRule(x.catalogue),
     ),
@@ -304,10 +304,10 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
       role: 'user',
       content:
         `Highlighted passage:\n${dataBlock({ kind: 'selection' }, x.selection, 4000)}\n\n` +
-        (x.before.length ? `Claims checked so far, as they now stand:\n${numbered(x.before)}\n\n` : '') +
-        `Current claim: ${x.position} of ${x.total}${x.round > 1 ? ` (search round ${x.round})` : ''}\nClaim: ${x.claim}\n` +
-        (x.later.length ? `Later claims:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
-        `\nSearch query used: ${x.query}\n\nEvidence:\n${passageBlocks(x.passages)}${catalogueBlock(x.catalogue)}`,
+        (x.before.length ? `${SECTION.claimsSoFar}:\n${numbered(x.before)}\n\n` : '') +
+        `${SECTION.currentClaim}: ${position(x.position, x.total, x.round)}\n${SECTION.claim}: ${x.claim}\n` +
+        (x.later.length ? `${SECTION.laterClaims}:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
+        `\n${SECTION.searchQuery}: ${x.query}\n\n${SECTION.evidence}:\n${passageBlocks(x.passages)}${catalogueBlock(x.catalogue)}`,
     },
   ];
 }
@@ -315,16 +315,16 @@ export function checkMessages(x: CheckInput): ChatMessage[] {
 // ---- compose ----
 
 export function composeMessages(question: string, parts: { heading: string; body: string }[], evidence: AliasMap, page?: PageContext, verifySelection?: string): ChatMessage[] {
-  const ev = evidence.size ? `\n\nEvidence (citable):\n${[...evidence.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, p.text, 400)).join('\n')}` : '';
+  const ev = evidence.size ? `\n\n${SECTION.citableEvidence}:\n${[...evidence.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, p.text, 400)).join('\n')}` : '';
   if (verifySelection !== undefined) {
     return [
       system('Rewrite the highlighted passage with every corrected or refuted claim fixed as the checks below say, keeping its wording, style and language elsewhere. Put evidence ids like [P1] right after each fix. Reply in "answer".'),
-      { role: 'user', content: `Highlighted passage:\n${dataBlock({ kind: 'selection' }, verifySelection, 4000)}\n\nChecks:\n${parts.map((p) => `- ${p.heading}: ${p.body}`).join('\n')}${ev}` },
+      { role: 'user', content: `Highlighted passage:\n${dataBlock({ kind: 'selection' }, verifySelection, 4000)}\n\n${SECTION.checks}:\n${parts.map((p) => `- ${p.heading}: ${p.body}`).join('\n')}${ev}` },
     ];
   }
   return [
     system('Write the final answer to the question from the findings below: direct and concise, covering every part, citing evidence ids in square brackets right after what they support, like [P1]. Cite only ids shown in this message. Findings that carry [n] numbers keep them as they are. Reply in "answer".'),
-    { role: 'user', content: `Question: ${question}\n\nFindings:\n${parts.map((p) => `## ${p.heading}\n${p.body}`).join('\n\n')}${ev}${pageBlock(page, 'The page the user is reading (context only)')}` },
+    { role: 'user', content: `${SECTION.question}: ${question}\n\n${SECTION.findings}:\n${parts.map((p) => `## ${p.heading}\n${p.body}`).join('\n\n')}${ev}${pageBlock(page, 'The page the user is reading (context only)')}` },
   ];
 }
 

@@ -64,7 +64,7 @@ export async function executeRun(o: ExecuteRunOptions): Promise<Run> {
     try {
       const r = o.emit(ev, state);
       // A listener's failure (a checkpoint write) is the listener's to report; the run goes on.
-      if (r && typeof (r as Promise<unknown>).then === 'function') outstanding.push((r as Promise<unknown>).catch(() => undefined));
+      if (r && typeof r.then === 'function') outstanding.push(r.catch(() => undefined));
     } catch (err) {
       // Same for a listener that throws: the run must still reach its end.
       console.error('run listener failed', err);

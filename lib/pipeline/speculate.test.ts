@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmRequest, Reply, Responder } from '../../test/harness/fake-llm.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
+import { laterItems, listUnder, positionOf, SECTION, standing } from '../../test/harness/prompt-reader.ts';
 import { pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { executeRun } from './run';
 import { newRun } from './run-state';
@@ -21,18 +22,6 @@ function h(s: string): string {
   let x = 2166136261;
   for (let i = 0; i < s.length; i++) x = Math.imul(x ^ s.charCodeAt(i), 16777619);
   return (x >>> 0).toString(36);
-}
-
-function numberedUnder(text: string, heading: string): string[] {
-  const at = text.indexOf(`${heading}\n`);
-  if (at < 0) return [];
-  const out: string[] = [];
-  for (const l of text.slice(at + heading.length + 1).split('\n')) {
-    const m = /^\d+\. (.*)$/.exec(l);
-    if (!m) break;
-    out.push(m[1] as string);
-  }
-  return out;
 }
 
 /** What each step must read as when every step before it saw exactly the revised steps before
@@ -54,16 +43,17 @@ function contextModel(changed: boolean[], rounds: number[]) {
     if (req.stage !== 'revise') return base(req);
     const user = req.lastUser;
     // "Current step: 2 of 6", or "Current step: 2" in a lean prompt (it shows the next step alone).
-    const m = /^Current step: (\d+)(?: of \d+)?(?: \(search round (\d+)\))?/m.exec(user);
-    const i = Number(m?.[1]) - 1;
-    const round = m?.[2] ? Number(m[2]) : 1;
-    const before = numberedUnder(user, 'Steps so far (fixed):');
-    const later = [...numberedUnder(user, 'Later steps (drafts):'), ...numberedUnder(user, 'Next step (draft):')];
+    const pos = positionOf(user, SECTION.currentStep);
+    const i = (pos?.at ?? NaN) - 1;
+    const round = pos?.round ?? 1;
+    const before = listUnder(user, SECTION.stepsSoFar);
+    const later = laterItems(user);
+    const marks = standing(req.system);
     // Queries for the later steps when the step changed, or when the prompt asks for them anyway
     // (the step after the first changed one, in a pipelined chain).
-    const always = /whether or not this step changed/.test(req.system);
+    const always = marks.allLaterQueries;
     const stale = before.some((b, j) => b !== exact[j]);
-    const sufficient = round >= (rounds[i] ?? 1) || /search round 3/.test(user);
+    const sufficient = round >= (rounds[i] ?? 1) || round === 3;
     const revised = stale ? `STALE step ${i + 1}` : changed[i] ? `Step ${i + 1} is revised <${h(before.join('|'))}>.` : '';
     const kept = !stale && !changed[i];
     const out: Record<string, unknown> = {
@@ -76,7 +66,7 @@ function contextModel(changed: boolean[], rounds: number[]) {
       sufficient,
       retryQuery: sufficient ? '' : `${WORDS[i]} archive round ${round + 1}`,
     };
-    if (/This is the last step\./.test(req.system)) out.answer = sufficient ? `Answer <${h([...before, revised || exact[i]].join('|'))}> [P1]` : '';
+    if (marks.lastStep) out.answer = sufficient ? `Answer <${h([...before, revised || exact[i]].join('|'))}> [P1]` : '';
     return { json: out };
   };
 }
@@ -120,7 +110,7 @@ async function run(changed: boolean[], rounds: number[], speculate: boolean, o: 
     .chatRequests()
     .slice(before)
     .filter((q) => q.stage === 'revise')
-    .map((q) => ({ time: q.time, step: Number(/^Current step: (\d+)/m.exec(userText(q.body))?.[1]) }));
+    .map((q) => ({ time: q.time, step: positionOf(userText(q.body), SECTION.currentStep)?.at ?? NaN }));
   return { run: r, revises: reviseRequests.length, events, draftAt, reviseRequests };
 }
 
@@ -173,10 +163,10 @@ describe('speculative revision', () => {
   });
 
   it('costs no extra call when every step stands, and a bounded number when every step changes', async () => {
-    const none = await run(Array(N).fill(false), Array(N).fill(1), true);
+    const none = await run(Array<boolean>(N).fill(false), Array<number>(N).fill(1), true);
     expect(none.revises).toBe(N);
-    const all = await run(Array(N).fill(true), Array(N).fill(1), true);
-    const seq = await run(Array(N).fill(true), Array(N).fill(1), false);
+    const all = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), true);
+    const seq = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), false);
     expect(seq.revises).toBe(N);
     // A step that says it changed stops speculation on the steps after it before they are sent.
     expect(all.revises).toBeLessThanOrEqual(Math.floor(1.6 * (N + 2)) - 2);
@@ -215,7 +205,7 @@ describe('revision while the draft streams', () => {
     // Step 1 changes, and writes step 2's query from step 2's draft: a revision kept from the
     // first attempt would send step 2 a query about "chalk".
     const changed = [true, false, false, false, false, false];
-    const model = contextModel(changed, Array(N).fill(1));
+    const model = contextModel(changed, Array<number>(N).fill(1));
     let drafts = 0;
     const cutOff: Responder = async (req) => {
       const reply = await model(req);
@@ -225,8 +215,8 @@ describe('revision while the draft streams', () => {
       const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? { step: 'Step 2 concerns chalk.', query: 'chalk' } : s)) });
       return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[3]?.query as string) + 3 } };
     };
-    const seq = await run(changed, Array(N).fill(1), false);
-    const spec = await run(changed, Array(N).fill(1), true, { model: cutOff });
+    const seq = await run(changed, Array<number>(N).fill(1), false);
+    const spec = await run(changed, Array<number>(N).fill(1), true, { model: cutOff });
     expect(drafts).toBe(2);
     expect(spec.run.status).toBe('done');
     // Step 1 was sent on the first attempt (before the second draft request), and again.
@@ -242,7 +232,7 @@ describe('revision while the draft streams', () => {
 
   it('cancelled while the draft streams: the draft and the revisions in flight stop, nothing is committed', async () => {
     world.server.setLatency({ firstTokenMs: 5, tokensPerSec: 60 });
-    const model = contextModel(Array(N).fill(false), Array(N).fill(1));
+    const model = contextModel(Array<boolean>(N).fill(false), Array<number>(N).fill(1));
     const ctrl = new AbortController();
     let abortedAt = 0;
     const inFlight: AbortSignal[] = [];

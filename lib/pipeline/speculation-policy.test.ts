@@ -8,6 +8,7 @@ import { startQueueingProxy, type QueueingProxy } from '../../test/harness/queue
 import { executeRun } from './run';
 import { newRun } from './run-state';
 import { resetSpeculationPolicy } from './speculate';
+import { noteQueued, queuedBehind } from './speculation-policy';
 import { createMemoryLibrary } from '../../test/harness/memory-library';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite'];
@@ -96,7 +97,7 @@ describe('when to speculate', () => {
 
   it('a model that answers one request at a time (Chrome’s built-in model) never speculates, and says so', async () => {
     world = await startWorld(scenario);
-    const serial: LlmClient = { ...world.llm, json: world.llm.json, chat: world.llm.chat, embed: world.llm.embed, usage: world.llm.usage, serial: true };
+    const serial: LlmClient = { ...world.llm, serial: true };
     const r = await ask(serial);
     expect(r.speculationOff).toBe('one-at-a-time');
     expect(r.steps.some((s) => s.speculative)).toBe(false);
@@ -108,5 +109,32 @@ describe('when to speculate', () => {
     const r = await executeRun({ run: newRun('s', 'ask', { text: 'What does the archive hold?' }, 0), llm: world.llm, library: createMemoryLibrary(DOCS), settings: pipelineSettings({ maxSteps: 4, speculate: false }), emit: () => {} });
     expect(r.speculationOff).toBeUndefined();
     expect(r.steps.some((s) => s.speculative)).toBe(false);
+  });
+});
+
+describe('queuedBehind: a first word that waited for another request to end', () => {
+  // Another request sent at 0 spoke at 100 and ended at 3000.
+  const other = { sentAt: 0, firstTokenAt: 100, endedAt: 3000 };
+
+  it('sent while the other answered, silent until its end, then speaking about as fast as it did: queued', () => {
+    expect(queuedBehind(500, 3150, [other])).toBe(true);
+  });
+
+  it('a wait no longer than the quickest start allows, or a first word long after the other ended: not queued', () => {
+    expect(queuedBehind(2900, 3150, [other])).toBe(false); // waited 250 ms: not far longer than 100 ms + 500 ms
+    expect(queuedBehind(500, 4000, [other])).toBe(false); // spoke 1 s after the other's end: a slow start, not a queue
+  });
+
+  it('behind a request that failed, or one still answering, it cannot tell', () => {
+    expect(queuedBehind(500, 3150, [{ ...other, failed: new Error('x') }])).toBe(false);
+    expect(queuedBehind(500, 3150, [{ ...other, endedAt: undefined }])).toBe(false);
+  });
+});
+
+describe('noteQueued: how many queued requests turn speculation off', () => {
+  it('two at the same endpoint, counted per endpoint', () => {
+    expect(noteQueued('http://a/v1 m')).toBe(false);
+    expect(noteQueued('http://b/v1 m')).toBe(false);
+    expect(noteQueued('http://a/v1 m')).toBe(true);
   });
 });

@@ -55,12 +55,15 @@ const label = z.preprocess((v) => {
   return ['clear', 'incomplete', 'ambiguous'].find((l) => s.startsWith(l)) ?? v;
 }, z.enum(['clear', 'incomplete', 'ambiguous']));
 
+/** Array.isArray, typed: what the model sent is unknown, not `any`. */
+const isList = (v: unknown): v is unknown[] => Array.isArray(v);
+
 /** A list of strings. A list sent as one string is split into its sentences (not replaced), and
  * objects with a text-like field are read for it. */
 function textList(keys: string[]) {
   return z.preprocess((v) => {
-    const items = typeof v === 'string' ? splitSentences(v) : Array.isArray(v) ? v : v;
-    if (!Array.isArray(items)) return items;
+    const items = typeof v === 'string' ? splitSentences(v) : isList(v) ? v : v;
+    if (!isList(items)) return items;
     return items
       .map((s) => (typeof s === 'string' ? s.trim() : s && typeof s === 'object' ? String(keys.map((k) => (s as Record<string, unknown>)[k]).find((x) => typeof x === 'string') ?? '').trim() : ''))
       .filter(Boolean);
@@ -71,7 +74,7 @@ const hasText = (v: unknown): boolean => (typeof v === 'string' && v.trim() !== 
 
 // Preprocessing (not transforms) keeps every schema representable as JSON Schema for the model.
 const citations = z.preprocess(
-  (v) => (Array.isArray(v) ? v.map((c) => (typeof c === 'string' ? { id: c, quote: '' } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).id)) : []),
+  (v) => (isList(v) ? v.map((c) => (typeof c === 'string' ? { id: c, quote: '' } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).id)) : []),
   z.array(z.object({ id: text, quote: text })),
 );
 
@@ -79,7 +82,7 @@ const citations = z.preprocess(
 
 /** Web searches written by a call that saw only network-safe text (flow.ts): the gate's last
  * field, and verify's search plan. A query per item; a list sent as one string is split. */
-const webSearches = z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(/\s*(?:\n|;)\s*/) : []) : Array.isArray(v) ? v : []), textList(['query', 'text']));
+const webSearches = z.preprocess((v) => (typeof v === 'string' ? (v.trim() ? v.split(/\s*(?:\n|;)\s*/) : []) : isList(v) ? v : []), textList(['query', 'text']));
 
 export const gateStage = z.object({
   label,
@@ -87,7 +90,7 @@ export const gateStage = z.object({
   /** The question is about the page the user is on (its own content must be read). */
   aboutPage: flag(false),
   subQuestions: z.preprocess(
-    (v) => (Array.isArray(v) ? v.map((s) => (typeof s === 'string' ? { question: s } : s)).filter((s) => s && typeof s === 'object' && hasText((s as Record<string, unknown>).question)) : []),
+    (v) => (isList(v) ? v.map((s) => (typeof s === 'string' ? { question: s } : s)).filter((s) => s && typeof s === 'object' && hasText((s as Record<string, unknown>).question)) : []),
     z.array(z.object({ question: text, confidence, dependsOnPrevious: flag(false) })),
   ),
   confidence,
@@ -103,7 +106,7 @@ export const claimsStage = z.object({
   label: z.preprocess((v) => (typeof v === 'string' && /^(clear|incomplete|ambiguous)/i.test(v.trim()) ? v : 'clear'), label),
   claims: z.preprocess((v) => {
     const list = typeof v === 'string' ? splitSentences(v) : v;
-    if (!Array.isArray(list)) return v;
+    if (!isList(list)) return v;
     return list.map((c) => (typeof c === 'string' ? { claim: c, sentence: c } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).claim));
   }, z.array(claimItem)),
   confidence,
@@ -113,7 +116,7 @@ export const claimsStage = z.object({
 export const answerStage = z.object({ answer: text.refine((a) => a.length > 0, 'answer is empty') });
 
 /** A query per step; an older single `query` counts as the first step's. */
-const queryList = z.preprocess((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []), textList(['query', 'text']));
+const queryList = z.preprocess((v) => (typeof v === 'string' ? [v] : isList(v) ? v : []), textList(['query', 'text']));
 
 /** Steps with their queries, interleaved, so a step's evidence can be fetched while the draft is
  * still being written. Older shapes are read too: steps as strings (or one string) with a
@@ -123,8 +126,8 @@ export const draftStage = z.preprocess(
     if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
     const o = v as Record<string, unknown>;
     const list = typeof o.steps === 'string' ? splitSentences(o.steps) : o.steps;
-    if (!Array.isArray(list)) return v;
-    const queries = Array.isArray(o.queries) ? o.queries : typeof o.query === 'string' ? [o.query] : [];
+    if (!isList(list)) return v;
+    const queries = isList(o.queries) ? o.queries : typeof o.query === 'string' ? [o.query] : [];
     const steps = list
       .map((s, i) => {
         const rec = s && typeof s === 'object' ? (s as Record<string, unknown>) : {};
@@ -212,7 +215,7 @@ const pageClaimItem = z.object({ query: text, claim: text, sentence: text, worth
 export const pageClaimsStage = z.object({
   claims: z.preprocess((v) => {
     const list = typeof v === 'string' ? splitSentences(v) : v;
-    if (!Array.isArray(list)) return v;
+    if (!isList(list)) return v;
     return list.map((c) => (typeof c === 'string' ? { claim: c, sentence: c } : c)).filter((c) => c && typeof c === 'object' && hasText((c as Record<string, unknown>).claim));
   }, z.array(pageClaimItem)),
 });
@@ -293,7 +296,7 @@ export function stage<S extends z.ZodType>(name: StageName, schema: S, o: { from
   const shape = o.sent ?? schema;
   let json = specs.get(shape);
   if (!json) {
-    json = z.toJSONSchema(shape, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    json = z.toJSONSchema(shape, { io: 'output', unrepresentable: 'any' });
     delete json.$schema; // strict structured outputs take the bare schema
     specs.set(shape, json);
   }

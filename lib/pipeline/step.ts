@@ -3,34 +3,20 @@
  * it cites. Everything the step's prompt depends on is computed by `stepArgs` from the run as the
  * step sees it, so the same prompt can be predicted (speculation) and re-derived (commit). */
 import type { ChatMessage } from '../llm/types';
-import { DeltaTracker } from '../llm/partial-json';
 import { LlmError } from '../llm/errors';
 import type { Passage } from '../core/passage';
-import { backedVerdict } from '../core/verdicts';
-import { aliasPassages, validateCitations, type AliasMap } from './citations';
+import { aliasPassages, type AliasMap } from './citations';
 import { isLastStep, type Chain, type FinalOutput, type StepCallArgs, type StepCallResult, type StepSettled } from './chain';
 import { isDone, type Ctx } from './context';
 import { fallbackQuery } from './prompts';
 import { refine } from './refine';
 import { MarkerStream } from './sources';
-import type { RunEvent, StepState } from '../core/run';
-
-/** Said of a verdict that needed a validated citation and had none (it became "unverifiable"). */
-export const UNBACKED_NOTE = 'The model gave no evidence that could be checked for its verdict.';
+import { ReplyStream, type RevisingStep, type StepHooks } from './step-reply';
+import { settle, type Committed, type StopReason } from './step-settle';
+import type { StepState } from '../core/run';
 
 /** How many passages of each earlier step the last step may cite in the answer. */
 const EARLIER_PER_STEP = 2;
-
-export interface StepHooks {
-  /** The round-1 prompt, as a comparable key, before it is sent. */
-  onPrompt?(key: string): void;
-  /** Whether the step stands as drafted, as soon as the model has said so. */
-  onKept?(kept: boolean): void;
-  /** A step whose reply writes the later steps' queries (it changed, or its prompt asks for them
-   * anyway): its text as revised and the queries streamed so far (complete once the model has
-   * moved on). */
-  onReady?(ready: { revised: string; queries: string[]; complete: boolean }): void;
-}
 
 export function promptKey(messages: ChatMessage[]): string {
   return JSON.stringify(messages);
@@ -119,194 +105,192 @@ export async function exactPromptKey(ctx: Ctx, chain: Chain, indices: number[], 
   return promptKey(chain.caller.prompt(await stepArgs(ctx, chain, indices, pos, { query, round: 1, given })));
 }
 
-type StopReason = 'sufficient' | 'max-rounds' | 'repeated-query' | 'no-new-evidence' | 'no-evidence';
+/** The reply of the round that gave the step's best answer so far. */
+interface Best {
+  out: StepCallResult;
+  aliases: AliasMap;
+  finalRound: boolean;
+  earlier: AliasMap;
+}
 
-export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos: number, hooks: StepHooks = {}): Promise<FinalOutput | undefined> {
-  const maxRounds = Math.max(1, ctx.settings.maxRounds);
-  const k = Math.max(1, ctx.settings.passagesPerStep);
-  const index = indices[pos] as number;
-  const step = stepAt(ctx, index);
-  // While the draft streams, `indices` grows; the later steps are read from it once it is whole.
-  const isLast = isLastStep(chain, indices, pos);
+/** How a round ended: with the step's answer in it (if the model was asked), and either the next
+ * round's query or why the rounds stop. */
+type RoundOutcome = { best?: Best } & ({ next: string } | { stop: StopReason });
 
-  ctx.emit({ type: 'step-started', index });
-  let query = step.queries.find((q) => q.round === 1)?.query || '';
-  if (!query) {
-    query = plannedQuery(step, chain.question);
-    ctx.emit({ type: 'query', index, round: 1, query });
+/** One step's revision, round by round (reviseStep). */
+class StepRevision implements RevisingStep {
+  readonly index: number;
+  readonly maxRounds: number;
+  early: Committed | undefined;
+  private readonly k: number;
+  private readonly step: StepState;
+  /** While the draft streams, `indices` grows; the later steps are read from it once it is whole. */
+  private readonly isLast: boolean;
+  /** This round's prompt asks for the later steps' queries whether or not the step changes. */
+  private rewrites = false;
+  /** The passages found over the step's rounds. */
+  private readonly all: Passage[] = [];
+  private readonly asked = new Set<string>();
+
+  constructor(
+    readonly ctx: Ctx,
+    private readonly chain: Chain,
+    private readonly indices: number[],
+    private readonly pos: number,
+    readonly hooks: StepHooks,
+  ) {
+    this.maxRounds = Math.max(1, ctx.settings.maxRounds);
+    this.k = Math.max(1, ctx.settings.passagesPerStep);
+    this.index = indices[pos] as number;
+    this.step = stepAt(ctx, this.index);
+    this.isLast = isLastStep(chain, indices, pos);
   }
-  // The next step's evidence is probably its planned query's: fetch it while this step runs.
-  const next = !isLast && indices[pos + 1] !== undefined ? stepAt(ctx, indices[pos + 1]) : undefined;
-  if (next) chain.cache.prefetch(plannedQuery(next, chain.question), k * 2);
+
+  get draft(): string {
+    return this.step.draft;
+  }
+
+  prefetch(query: string): void {
+    this.chain.cache.prefetch(query, this.k * 2);
+  }
+
+  /** Says the step has started and gives its round-1 query (made now if none was planned); the
+   * next step's evidence is probably its planned query's: it is fetched while this step runs. */
+  start(): string {
+    const { ctx, chain, index, indices, pos } = this;
+    ctx.emit({ type: 'step-started', index });
+    let query = this.step.queries.find((q) => q.round === 1)?.query || '';
+    if (!query) {
+      query = plannedQuery(this.step, chain.question);
+      ctx.emit({ type: 'query', index, round: 1, query });
+    }
+    const next = !this.isLast && indices[pos + 1] !== undefined ? stepAt(ctx, indices[pos + 1]) : undefined;
+    // Only a query the draft has written: while it streams, a query made from the next step's
+    // words would be a search nobody uses (the draft's own query comes moments later).
+    const nextQuery = next?.queries.find((q) => q.round === 1)?.query;
+    if (nextQuery) this.prefetch(nextQuery);
+    return query;
+  }
 
   /** Emits the step's step-done from a settled reply (again only if a final reply differs from
    * the one committed early, e.g. after a repair round). */
-  let early: Committed | undefined;
-  let rewrites = false;
-  const commit = (out: StepSettled, aliases: AliasMap, why: StopReason): Committed => {
-    const c = settle(chain, step, out, aliases, why, !isLast, rewrites);
-    if (early && JSON.stringify(early.event) === JSON.stringify(c.event)) return early;
-    for (const d of c.dropped) ctx.emit({ type: 'citation-dropped', index, passageId: d.passageId, reason: d.reason });
-    ctx.emit(c.event);
+  commit(out: StepSettled, aliases: AliasMap, why: StopReason): Committed {
+    const c = settle(this.chain, this.step, out, aliases, why, !this.isLast, this.rewrites);
+    if (this.early && JSON.stringify(this.early.event) === JSON.stringify(c.event)) return this.early;
+    for (const d of c.dropped) this.ctx.emit({ type: 'citation-dropped', index: this.index, passageId: d.passageId, reason: d.reason });
+    this.ctx.emit(c.event);
     return c;
-  };
-  const all: Passage[] = [];
-  const asked = new Set<string>();
-  let best: { out: StepCallResult; aliases: AliasMap; finalRound: boolean; earlier: AliasMap } | undefined;
-  let stop: StopReason = 'max-rounds';
-  for (let round = 1; round <= maxRounds; round++) {
+  }
+
+  /** One round: its evidence, the model's reply on it, and what comes next. */
+  async round(round: number, query: string): Promise<RoundOutcome> {
+    const { ctx, index } = this;
     if (round > 1) ctx.emit({ type: 'query', index, round, query });
-    asked.add(normQuery(query));
+    this.asked.add(normQuery(query));
+    const given = await this.evidence(round, query);
+    if (typeof given === 'string') return { stop: given };
+    const args = await stepArgs(ctx, this.chain, this.indices, this.pos, { query, round, given });
+    this.rewrites = args.rewriteLater;
+    const out = await this.reply(args, round, given);
+    const best = { out, aliases: args.passages, finalRound: args.finalRound, earlier: args.earlier };
+    if (out.sufficient) return { best, stop: 'sufficient' };
+    if (args.finalRound) return { best, stop: 'max-rounds' };
+    const nq = out.retryQuery.trim();
+    if (!nq || this.asked.has(normQuery(nq))) return { best, stop: 'repeated-query' };
+    return { best, next: nq };
+  }
+
+  /** The round's passages (all found so far, refined for its query), or why there are none to
+   * give: a later round that found nothing new, or nothing at all. */
+  private async evidence(round: number, query: string): Promise<Passage[] | StopReason> {
+    const { ctx, chain, index, step, all, k } = this;
     const found = round === 1 ? (await roundOne(ctx, chain, step, query)).found : await chain.cache.get(query, round, all, k * 2);
     const fresh = found.filter((p) => !all.some((q) => q.id === p.id));
     if (round > 1 && !fresh.length) {
-      stop = 'no-new-evidence';
       ctx.emit({ type: 'passages', index, round, passages: [] });
-      break;
+      return 'no-new-evidence';
     }
     all.push(...fresh);
     const given = refine(all, { query, draft: step.draft, top: found }, k);
     ctx.emit({ type: 'passages', index, round, passages: given });
-    if (!given.length) {
-      stop = 'no-evidence';
-      break;
-    }
-    const args = await stepArgs(ctx, chain, indices, pos, { query, round, given });
-    rewrites = args.rewriteLater;
+    return given.length ? given : 'no-evidence';
+  }
+
+  /** The model's reply to the round's prompt, streamed (./step-reply.ts). */
+  private async reply(args: StepCallArgs, round: number, given: Passage[]): Promise<StepCallResult> {
+    const { ctx, chain, index } = this;
     const messages = chain.caller.prompt(args);
-    if (round === 1) hooks.onPrompt?.(promptKey(messages));
-    const revTrack = new DeltaTracker();
-    const finTrack = new DeltaTracker();
-    const markers = chain.streamFinal && isLast ? new MarkerStream(new Map([...args.passages, ...args.earlier])) : undefined;
+    if (round === 1) this.hooks.onPrompt?.(promptKey(messages));
+    const markers = chain.streamFinal && this.isLast ? new MarkerStream(new Map([...args.passages, ...args.earlier])) : undefined;
     if (round > 1) ctx.emit({ type: 'step-started', index }); // clears the previous round's streamed text
     if (markers && ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
-    let keptSaid = false;
-    let verdictShown = false;
-    let prefetched = 0;
-    early = undefined;
+    this.early = undefined;
+    const stream = new ReplyStream(this, { args, round, given, markers });
     let out: StepCallResult;
     try {
-      out = await chain.caller.call(args, messages, (p) => {
-        if (p.kept !== undefined && !keptSaid) {
-          keptSaid = true;
-          hooks.onKept?.(p.kept);
-        }
-        // A verdict the evidence settles, on validated citations, is shown at once.
-        if (p.verdict && !verdictShown && !early && p.verdict.verdict !== 'unverifiable') {
-          const citations = validateCitations(p.verdict.citations, args.passages).valid.map((v) => v.passage.id);
-          if (backedVerdict(p.verdict.verdict, citations.length) === p.verdict.verdict) {
-            verdictShown = true;
-            ctx.emit({ type: 'step-verdict', index, verdict: p.verdict.verdict, citations });
-          }
-        }
-        const d = revTrack.next(p.revised);
-        if (d) ctx.emit({ type: 'revision-delta', index, text: d });
-        // A query is complete once the next one has started (or the list has closed).
-        const qs = p.nextQueries ?? [];
-        const whole = p.queriesDone ? qs : qs.slice(0, -1);
-        for (; prefetched < whole.length; prefetched++) chain.cache.prefetch(whole[prefetched] ?? '', k * 2);
-        // The revised text is complete once the queries have started.
-        if (round === 1 && (p.kept === false || args.rewriteLater) && p.nextQueries !== undefined && p.settled && (p.settled.revised || p.kept)) hooks.onReady?.({ revised: p.settled.revised || step.draft, queries: whole, complete: !!p.queriesDone });
-        // Committed as soon as everything it rests on has streamed, before the later steps'
-        // queries: the step is shown done while they are written.
-        if (!early && p.settled && (p.settled.sufficient || args.finalRound)) {
-          ctx.emit({ type: 'passages', index, round, passages: given, sufficient: p.settled.sufficient });
-          early = commit(p.settled, args.passages, p.settled.sufficient ? 'sufficient' : 'max-rounds');
-        }
-        if (markers && (args.finalRound || p.sufficient === true)) {
-          const f = markers.push(finTrack.next(p.final));
-          if (f) ctx.emit({ type: 'answer-delta', text: f });
-        }
-      }, ctx.signal);
+      out = await chain.caller.call(args, messages, (p) => stream.onPartial(p), ctx.signal);
     } catch (err) {
-      // The stage that could not be read is named, with the step, in the run's error.
-      if (err instanceof LlmError && err.info.code === 'bad-output') throw new LlmError({ ...err.info, stage: `${err.info.stage ?? (chain.verify ? 'check' : 'revise')}, step ${pos + 1}` });
-      throw err;
+      throw withStepStage(err, chain, this.pos);
     }
-    if (!keptSaid) hooks.onKept?.(out.kept);
-    if (round === 1 && ((!out.kept && out.revised) || args.rewriteLater)) hooks.onReady?.({ revised: (!out.kept && out.revised) || step.draft, queries: out.nextQueries, complete: true });
-    if (markers) {
-      const f = markers.flush();
-      if (f) ctx.emit({ type: 'answer-delta', text: f });
-    }
-    if (!early) ctx.emit({ type: 'passages', index, round, passages: given, sufficient: out.sufficient });
-    best = { out, aliases: args.passages, finalRound: args.finalRound, earlier: args.earlier };
-    if (out.sufficient) {
-      stop = 'sufficient';
-      break;
-    }
-    if (args.finalRound) break;
-    const nq = out.retryQuery.trim();
-    if (!nq || asked.has(normQuery(nq))) {
-      stop = 'repeated-query';
-      break;
-    }
-    query = nq;
+    stream.end(out);
+    return out;
   }
 
-  if (!best) {
-    ctx.emit({ type: 'step-done', index, revised: step.draft, status: 'unchanged', citations: [], note: chain.verify ? 'No evidence was found for this claim.' : 'No evidence was found for this step.', ...(chain.verify ? { verdict: 'unverifiable' as const } : {}) });
+  /** Commits the step from its best reply (unchanged, with a note, if no round found evidence),
+   * and gives the last step's final output. */
+  finish(best: Best | undefined, stop: StopReason): FinalOutput | undefined {
+    const { ctx, chain, index } = this;
+    if (!best) {
+      ctx.emit({ type: 'step-done', index, revised: this.step.draft, status: 'unchanged', citations: [], note: chain.verify ? 'No evidence was found for this claim.' : 'No evidence was found for this step.', ...(chain.verify ? { verdict: 'unverifiable' as const } : {}) });
+      return undefined;
+    }
+    const done = this.commit(best.out, best.aliases, stop);
+    // A changed step rewrites the later steps' queries (causal queries); one that stands leaves the
+    // planned ones, which were written from the same context. The step stays "pending" until then,
+    // so a run resumed in between revises it again rather than use stale queries.
+    if (done.pending) {
+      const laterIdx = this.indices.slice(this.pos + 1);
+      ctx.emit({
+        type: 'next-queries',
+        index,
+        queries: best.out.nextQueries.flatMap((q, i) => {
+          const later = laterIdx[i];
+          return later !== undefined && q.trim() ? [{ index: later, query: q.trim() }] : [];
+        }),
+      });
+    }
+    // An answer written while the model still wanted more evidence is not final.
+    if (this.isLast && best.out.final && (best.out.sufficient || best.finalRound || stop !== 'max-rounds')) return { raw: best.out.final, aliases: new Map([...best.aliases, ...best.earlier]), index };
     return undefined;
   }
-  const done = commit(best.out, best.aliases, stop);
-  // A changed step rewrites the later steps' queries (causal queries); one that stands leaves the
-  // planned ones, which were written from the same context. The step stays "pending" until then,
-  // so a run resumed in between revises it again rather than use stale queries.
-  if (done.pending) {
-    const laterIdx = indices.slice(pos + 1);
-    ctx.emit({ type: 'next-queries', index, queries: best.out.nextQueries.flatMap((q, i) => (laterIdx[i] !== undefined && q.trim() ? [{ index: laterIdx[i] as number, query: q.trim() }] : [])) });
+}
+
+/** The stage that could not be read is named, with the step, in the run's error. */
+function withStepStage(err: unknown, chain: Chain, pos: number): unknown {
+  if (err instanceof LlmError && err.info.code === 'bad-output') return new LlmError({ ...err.info, stage: `${err.info.stage ?? (chain.verify ? 'check' : 'revise')}, step ${pos + 1}` });
+  return err;
+}
+
+/** Revises the step at `pos` of `indices`: up to `maxRounds` rounds of retrieval and revision,
+ * then its step-done (and, if it changed, the later steps' queries). Returns the final output
+ * when it is the last step and its reply wrote one that stands. */
+export async function reviseStep(ctx: Ctx, chain: Chain, indices: number[], pos: number, hooks: StepHooks = {}): Promise<FinalOutput | undefined> {
+  const revision = new StepRevision(ctx, chain, indices, pos, hooks);
+  let query = revision.start();
+  let best: Best | undefined;
+  let stop: StopReason = 'max-rounds';
+  for (let round = 1; round <= revision.maxRounds; round++) {
+    const o = await revision.round(round, query);
+    best = o.best ?? best;
+    if ('stop' in o) {
+      stop = o.stop;
+      break;
+    }
+    query = o.next;
   }
-  // An answer written while the model still wanted more evidence is not final.
-  if (isLast && best.out.final && (best.out.sufficient || best.finalRound || stop !== 'max-rounds')) return { raw: best.out.final, aliases: new Map([...best.aliases, ...best.earlier]), index };
-  return undefined;
-}
-
-interface Committed {
-  event: Extract<RunEvent, { type: 'step-done' }>;
-  dropped: { passageId: string; reason: string }[];
-  /** It changed and has later steps: their queries follow. */
-  pending: boolean;
-}
-
-/** The step-done a settled reply gives: validated citations, a verdict only with evidence. The
- * later steps' queries are pending if it changed, or if its prompt asked for them anyway. */
-function settle(chain: Chain, step: StepState, out: StepSettled, aliases: AliasMap, stop: StopReason, hasLater: boolean, rewrites: boolean): Committed {
-  const { valid, dropped } = validateCitations(out.citations, aliases);
-  const citations = valid.map((v) => v.passage.id);
-  const quotes: Record<string, string> = {};
-  for (const v of valid) if (v.quote) quotes[v.passage.id] = v.quote;
-  // A verdict that changes or confirms the text must rest on validated evidence.
-  const verdict = out.verdict ? backedVerdict(out.verdict, citations.length) : undefined;
-  const downgraded = verdict !== out.verdict;
-  const revised = downgraded || out.kept || !out.revised ? step.draft : out.revised;
-  const changed = normText(revised) !== normText(step.draft);
-  const note = chain.verify ? (downgraded ? UNBACKED_NOTE : out.note) : stop === 'sufficient' || stop === 'max-rounds' ? undefined : stopNote(stop);
-  const pending = (changed || rewrites) && hasLater;
-  return {
-    dropped,
-    pending,
-    event: {
-      type: 'step-done',
-      index: step.index,
-      revised,
-      status: changed ? 'revised' : 'unchanged',
-      citations,
-      ...(Object.keys(quotes).length ? { quotes } : {}),
-      ...(verdict ? { verdict } : {}),
-      ...(note ? { note } : {}),
-      ...(pending ? { queriesPending: true as const } : {}),
-    },
-  };
-}
-
-function stopNote(s: StopReason): string {
-  return s === 'repeated-query' ? 'Stopped searching: the next query repeated an earlier one.' : s === 'no-new-evidence' ? 'Stopped searching: a further round found nothing new.' : '';
+  return revision.finish(best, stop);
 }
 
 function normQuery(q: string): string {
   return q.toLowerCase().replace(/[\p{P}\p{S}]/gu, ' ').replace(/\s+/g, ' ').trim();
-}
-
-export function normText(t: string): string {
-  return t.replace(/\s+/g, ' ').trim();
 }

@@ -16,7 +16,7 @@ import { searchPlanned } from './web-plan';
 import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
 import { checkMessages, fallbackQuery } from './prompts';
-import { UNBACKED_NOTE } from './step';
+import { UNBACKED_NOTE } from './step-settle';
 import { buildSources } from './sources';
 import { checkFinalStage, checkSettledOf, checkStage, stage, type StageSpec } from './stages';
 import type { ClaimResult, RunInput, StepState, Verdict } from '../core/run';

@@ -48,8 +48,9 @@ export function dedupe<T>(items: T[], text: (t: T) => string, k: number, opts: D
       // Containment only means something for passages with a few shingles of their own.
       return s.jaccard >= jt || (Math.min(sh.size, x.sh.size) >= 5 && s.containment >= ct);
     });
-    if (dup >= 0) {
-      if (opts.prefer?.(item, kept[dup].item)) kept[dup] = { item, sh, exact };
+    const dupOf = kept[dup];
+    if (dupOf) {
+      if (opts.prefer?.(item, dupOf.item)) kept[dup] = { item, sh, exact };
       continue;
     }
     kept.push({ item, sh, exact });

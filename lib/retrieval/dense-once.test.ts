@@ -103,7 +103,7 @@ describe('DenseIndex: concurrent callers share one request per text', () => {
 
   it('overlapping concurrent ensures send each text once, in batches', async () => {
     const c = counting();
-    const dense = new DenseIndex({ embed: c.embed, model: async () => 'm', batchSize: 3 });
+    const dense = new DenseIndex({ embed: c.embed, model: () => Promise.resolve('m'), batchSize: 3 });
     const texts = Array.from({ length: 10 }, (_, i) => `text ${i}`);
     await Promise.all([dense.ensure(texts), dense.ensure(texts.slice(2, 7)), dense.ensure([...texts].reverse()), dense.ensure(['text 4', 'text 11'])]);
     expect([...c.sent].sort()).toEqual([...texts, 'text 11'].sort());
@@ -136,9 +136,10 @@ describe('DenseIndex: concurrent callers share one request per text', () => {
     const c = counting();
     const stored = new Map<string, Float32Array>();
     const store = {
-      get: async (keys: string[]) => keys.map((k) => stored.get(k)),
-      put: async (entries: { key: string; vector: Float32Array }[]) => {
+      get: (keys: string[]) => Promise.resolve(keys.map((k) => stored.get(k))),
+      put: (entries: { key: string; vector: Float32Array }[]) => {
         for (const e of entries) stored.set(e.key, e.vector);
+        return Promise.resolve();
       },
     };
     await new DenseIndex({ embed: c.embed, model: 'm', store }).ensure(['p', 'q']);

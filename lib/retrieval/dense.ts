@@ -28,16 +28,17 @@ export const passageEmbedText = (p: Passage): string => `${p.title}\n${p.heading
 function normalise(v: ArrayLike<number>): Float32Array {
   const out = Float32Array.from(v);
   let n = 0;
-  for (let i = 0; i < out.length; i++) n += out[i] * out[i];
+  for (const x of out) n += x * x;
   n = Math.sqrt(n);
-  if (n > 0) for (let i = 0; i < out.length; i++) out[i] /= n;
+  if (n > 0) for (let i = 0; i < out.length; i++) out[i]! /= n; // i < out.length
   return out;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) s += a[i] * b[i];
+  // i < n ≤ both lengths.
+  for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
   return s;
 }
 

@@ -24,28 +24,28 @@ export function diversifyTop<T extends Ranked>(out: T[], docOf: ArrayLike<number
     const overlap = lo.at.filter((i) => claimed.has(i)).length / Math.max(1, lo.at.length);
     return lo.v * overlap * penalty;
   };
-  const redundancy = (x: number, y: number) => redundancyOf(docOf[top[x].id], docOf[top[y].id]);
+  // Every ranked id is an item id, and docOf has one entry per item.
+  const pageOf = (p: T): number => docOf[p.id]!;
   if (placed.length) {
-    const adj = top.map((p) => p.score - Math.max(0, ...placed.map((d) => redundancyOf(docOf[p.id], d))));
+    const adj = top.map((p) => p.score - Math.max(0, ...placed.map((d) => redundancyOf(pageOf(p), d))));
     const at = adj.indexOf(Math.max(...adj));
-    if (at > 0) out.splice(0, out.length, top[at], ...out.filter((_, i) => i !== at));
+    const chosen = top[at];
+    if (at > 0 && chosen) out.splice(0, out.length, chosen, ...out.filter((_, i) => i !== at));
     return;
   }
-  if (out.length < 3) return;
-  let best = [0, 1];
-  let bestScore = top[0].score + top[1].score - redundancy(0, 1);
-  for (let x = 0; x < top.length; x++)
-    for (let y = x + 1; y < top.length; y++) {
-      const v = top[x].score + top[y].score - redundancy(x, y);
-      if (v > bestScore + 1e-9) {
-        bestScore = v;
-        best = [x, y];
-      }
+  const [p0, p1] = top;
+  if (out.length < 3 || !p0 || !p1) return;
+  const pairScore = (x: T, y: T) => x.score + y.score - redundancyOf(pageOf(x), pageOf(y));
+  let best = { x: 0, y: 1, first: [p0, p1], score: pairScore(p0, p1) };
+  for (const [x, px] of top.entries())
+    for (const [y, py] of top.entries()) {
+      if (y <= x) continue;
+      const v = pairScore(px, py);
+      if (v > best.score + 1e-9) best = { x, y, first: [px, py], score: v };
     }
-  if (best[0] === 0 && best[1] === 1) return;
-  const first = [top[best[0]], top[best[1]]];
-  const rest = out.filter((_, i) => i !== best[0] && i !== best[1]);
-  out.splice(0, out.length, ...first, ...rest);
+  if (best.x === 0 && best.y === 1) return;
+  const rest = out.filter((_, i) => i !== best.x && i !== best.y);
+  out.splice(0, out.length, ...best.first, ...rest);
 }
 
 /** Spreads pages through a ranking (best first): each passage moves down `step` places for every

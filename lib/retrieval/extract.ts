@@ -38,53 +38,80 @@ function hidden(el: Element): boolean {
   return !!ac && /cc-|current-password|new-password/i.test(ac);
 }
 
-/** Text with one line per block and headings recorded with their offsets. */
-export function textFromNode(root: Node, opts: { skipChrome?: boolean; isHidden?: (el: Element) => boolean } = {}): { text: string; headings: Heading[] } {
-  const lines: string[] = [];
-  const headings: Heading[] = [];
-  let offset = 0;
-  let buf = '';
-  const flush = (): string => {
-    const t = buf.replace(/\s+/g, ' ').trim();
-    buf = '';
+interface TextOptions {
+  skipChrome?: boolean;
+  isHidden?: (el: Element) => boolean;
+}
+
+/** Node types whose children are walked: element, document, document fragment. */
+const CONTAINERS = new Set([1, 9, 11]);
+
+/** An element whose text is never read: not text (SKIP), hidden, or chrome when that is left out. */
+const leftOut = (el: Element, tag: string, opts: TextOptions): boolean =>
+  SKIP.has(tag) || hidden(el) || !!opts.isHidden?.(el) || (!!opts.skipChrome && CHROME.has(tag));
+
+/** Collects text one line per block, recording headings with their offsets. */
+class BlockText {
+  private readonly lines: string[] = [];
+  private readonly headings: Heading[] = [];
+  private offset = 0;
+  private buf = '';
+
+  constructor(private readonly opts: TextOptions) {}
+
+  /** Ends the current line; returns its text ('' when it had none). */
+  private flush(): string {
+    const t = this.buf.replace(/\s+/g, ' ').trim();
+    this.buf = '';
     if (t) {
-      lines.push(t);
-      offset += t.length + 1;
+      this.lines.push(t);
+      this.offset += t.length + 1;
     }
     return t;
-  };
-  const walk = (node: Node): void => {
+  }
+
+  walk(node: Node): void {
     if (node.nodeType === 3) {
-      buf += node.nodeValue ?? '';
+      this.buf += node.nodeValue ?? '';
       return;
     }
-    if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) return;
+    if (!CONTAINERS.has(node.nodeType)) return;
     const el = node as Element;
     const tag = node.nodeType === 1 ? el.tagName.toUpperCase() : '';
-    if (tag) {
-      if (SKIP.has(tag) || hidden(el) || opts.isHidden?.(el)) return;
-      if (opts.skipChrome && CHROME.has(tag)) return;
-    }
+    if (tag && leftOut(el, tag, this.opts)) return;
+    if (tag === 'PRE') return this.preformatted(el);
     const block = BLOCK.has(tag);
+    if (block) this.flush();
+    const at = this.offset;
+    for (let c = node.firstChild; c; c = c.nextSibling) this.walk(c);
+    if (block) this.heading(tag, this.flush(), at);
+  }
+
+  /** Preformatted text keeps its lines. */
+  private preformatted(el: Element): void {
+    this.flush();
+    for (const l of (el.textContent ?? '').split('\n')) {
+      this.buf = l;
+      this.flush();
+    }
+  }
+
+  private heading(tag: string, text: string, at: number): void {
     const level = /^H([1-6])$/.exec(tag);
-    if (block) flush();
-    if (tag === 'PRE') {
-      for (const l of (el.textContent ?? '').split('\n')) {
-        buf = l;
-        flush();
-      }
-      return;
-    }
-    const at = offset;
-    for (let c = node.firstChild; c; c = c.nextSibling) walk(c);
-    if (block) {
-      const t = flush();
-      if (level && t) headings.push({ level: Number(level[1]), text: t, offset: at });
-    }
-  };
-  walk(root);
-  flush();
-  return { text: lines.join('\n'), headings };
+    if (level && text) this.headings.push({ level: Number(level[1]), text, offset: at });
+  }
+
+  result(): { text: string; headings: Heading[] } {
+    this.flush();
+    return { text: this.lines.join('\n'), headings: this.headings };
+  }
+}
+
+/** Text with one line per block and headings recorded with their offsets. */
+export function textFromNode(root: Node, opts: TextOptions = {}): { text: string; headings: Heading[] } {
+  const collector = new BlockText(opts);
+  collector.walk(root);
+  return collector.result();
 }
 
 export interface ExtractOptions {

@@ -33,8 +33,8 @@ function search(patch: Partial<Record<'wikipedia' | 'searxng' | 'brave' | 'tavil
   return {
     wikipedia: { enabled: !!patch.wikipedia, baseURL: fs.urls.wikipedia },
     searxng: { enabled: !!patch.searxng, baseURL: fs.urls.searxng },
-    brave: { enabled: !!patch.brave, baseURL: fs.urls.brave, apiKey: fs.keys.brave },
-    tavily: { enabled: !!patch.tavily, baseURL: fs.urls.tavily, apiKey: fs.keys.tavily },
+    brave: { enabled: !!patch.brave, baseURL: fs.urls.brave, apiKey: fs.keys.brave! },
+    tavily: { enabled: !!patch.tavily, baseURL: fs.urls.tavily, apiKey: fs.keys.tavily! },
     pagesPerQuery: 2,
     timeoutMs: s.timeoutMs > timeoutMs ? timeoutMs : s.timeoutMs,
   };
@@ -87,7 +87,7 @@ describe('the library', () => {
     expect(r.errors).toEqual([]);
     const web = r.passages.filter((p) => p.origin === 'web');
     expect(web.length).toBeGreaterThan(0);
-    expect(web[0].url.startsWith(site.origin)).toBe(true);
+    expect(web[0]!.url.startsWith(site.origin)).toBe(true);
     expect(site.requests.some((q) => q.path === '/articles/eiffel-tower.html')).toBe(true);
   });
 
@@ -120,7 +120,7 @@ describe('the library', () => {
     const dense = lib(tabs, {
       providers: [],
       // A toy embedding that prefers the "Fruit" passage for any query.
-      embed: async (texts) => texts.map((t, i) => (i === 0 ? [1, 0] : t.startsWith('Fruit') ? [1, 0] : [0, 1])),
+      embed: (texts) => Promise.resolve(texts.map((t, i) => (i === 0 ? [1, 0] : t.startsWith('Fruit') ? [1, 0] : [0, 1]))),
     });
     const r = await dense.retrieve({ query: 'apples orchards', web: typedQuery('apples orchards'), k: 2 });
     expect(r.passages).toHaveLength(2);
@@ -167,8 +167,8 @@ describe('the library', () => {
     const cache = createDexiePageCache(new RatifyDb(`t-${Math.random()}`));
     const adapter = createMemoryTabs([curieTab]);
     const opts = { search: search(), privacy: DEFAULT_SETTINGS.privacy, pipeline: { passageChars: 400, passagesPerStep: 4 }, tabs: adapter, providers: [], cache };
-    expect((await createLibrary(opts).prepare())[0].status).toBe('read');
-    expect((await createLibrary(opts).prepare())[0].status).toBe('cached');
+    expect((await createLibrary(opts).prepare())[0]!.status).toBe('read');
+    expect((await createLibrary(opts).prepare())[0]!.status).toBe('cached');
     expect(adapter.reads).toEqual([1]);
   });
 

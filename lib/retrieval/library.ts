@@ -19,7 +19,7 @@ import type { Origin, Passage, ProviderError, SourceStatus } from '../core/passa
 import type { Library, RetrieveRequest, RetrieveResult } from './types';
 import { TabReading, type ReadHint } from './tab-reading';
 import type { SourceScope } from '../core/run';
-import { readPolicy } from './read-policy';
+import { readPolicy, type ReadPolicy } from './read-policy';
 import { WebSearch } from './web-search';
 
 export type { EmbedFn } from './dense';
@@ -121,29 +121,68 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
 
 export { searchQuery } from './web-search';
 
-export function createLibrary(opts: LibraryOptions): RatifyLibrary {
-  const now = opts.now ?? Date.now;
-  const fetchFn = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const providers = opts.scope?.web === false ? [] : (opts.providers ?? providersFromSettings(opts.search));
-  const index = new PassageIndex(opts.weights);
-  const chars = opts.pipeline.passageChars;
-  // What may be read, decided in one place (read-policy.ts).
-  const policy = readPolicy({ privacy: opts.privacy, allowFiles: opts.allowFiles, extensionOrigin: opts.tabs?.extensionOrigin, hostAccess: opts.hostAccess, scope: opts.scope, checked: opts.checked });
-  const dense = opts.embed ? new DenseIndex({ embed: opts.embed, model: opts.embeddingModel ?? 'embeddings', store: opts.embeddingStore }) : undefined;
-  let denseNoted = false;
-  let prepared: Promise<SourceStatus[]> | undefined;
-  let preparedByCaller = false;
-  let tabStatusesReported = false;
-  /** Documents read from open tabs: their copy found on the web is fetched all the same (whether
-   * a page is open must not change what is requested), but the tab's copy is the evidence. */
-  const tabDocs = new Set<string>();
-  const web = new WebSearch({
-    providers,
+/** Whether the library may return passages of open tabs: by configuration, never by what the
+ * tabs hold (lib/core/flow.ts). */
+function reachesTabs(opts: LibraryOptions): boolean {
+  const pickedNone = !!opts.scope && (opts.scope.tabs === 'page' || opts.scope.tabs === 'chosen') && !opts.scope.tabIds?.length;
+  return !!opts.tabs && opts.hostAccess !== false && !pickedNone;
+}
+
+const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+
+const unreadNote = (unread: number): ProviderError => ({
+  provider: 'tabs',
+  message: `${unread} open tab${unread > 1 ? 's were' : ' was'} not read yet when this search ran; ${unread > 1 ? 'they are' : 'it is'} used by the later ones`,
+});
+
+/** Dense ranking over the library's passages, or none (with a note in the trace, once) when the
+ * embeddings endpoint fails or is slow: ranking is then lexical. */
+class DenseRanking {
+  private noted = false;
+
+  constructor(
+    private readonly dense: DenseIndex,
+    private readonly index: PassageIndex,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** The tabs' passages are embedded while the model drafts. */
+  warm(signal?: AbortSignal): void {
+    if (this.index.size > MAX_DENSE_PASSAGES) return;
+    // A failure here surfaces at retrieval, which embeds what is missing and notes the error.
+    void this.dense.ensure(this.index.allPassages().map(passageEmbedText), signal).catch(() => undefined);
+  }
+
+  /** One dense ranking per query alternative, over the whole library when it is small enough,
+   * else over the lexical candidates. */
+  async lists(alts: string[], lexical: Scored<Passage>[][], keep: (p: Passage) => boolean, signal: AbortSignal | undefined, errors: ProviderError[]): Promise<Scored<Passage>[][]> {
+    const { dense, index } = this;
+    if (!(await dense.model())) return [];
+    const pool = (index.size <= MAX_DENSE_PASSAGES ? index.allPassages() : [...new Map(lexical.flat().map((x) => [x.passage.id, x.passage])).values()]).filter(keep);
+    try {
+      await withTimeout(this.timeoutMs, signal, () => dense.ensure([...alts, ...pool.map(passageEmbedText)], signal));
+      return alts.map((q) => {
+        const qv = dense.vector(q);
+        return qv ? dense.rank(qv, pool, DENSE_DEPTH) : [];
+      });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      if (!this.noted) errors.push({ provider: 'embeddings', message: `${errorText(e)}; ranked by words only` });
+      this.noted = true;
+      return [];
+    }
+  }
+}
+
+/** Web search for the library: result pages join the index unless the document is open in a tab. */
+function webSearchFor(opts: LibraryOptions, index: PassageIndex, tabDocs: Set<string>, now: () => number): WebSearch {
+  return new WebSearch({
+    providers: opts.scope?.web === false ? [] : (opts.providers ?? providersFromSettings(opts.search)),
     search: opts.search,
     excludedDomains: opts.privacy.excludedDomains,
     privateNetwork: opts.privacy.privateNetwork,
     reader: opts.reader,
-    fetch: fetchFn,
+    fetch: opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init)),
     cache: opts.cache,
     now,
     cacheTtlMs: opts.webCacheTtlMs ?? 86_400_000,
@@ -151,30 +190,47 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     // The index holds one copy per address: a page also open in a tab keeps the tab's copy,
     // whichever was read first.
     onPage: (page, status) => {
-      if (!tabDocs.has(documentKey(page.url))) index.add(analysisFor(page, chars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights));
+      if (!tabDocs.has(documentKey(page.url))) index.add(analysisFor(page, opts.pipeline.passageChars, 'web', { provider: status.provider, overlap: opts.passageOverlap }, index.weights));
     },
   });
+}
 
-  const reading = opts.tabs
-    ? new TabReading({
-        adapter: opts.tabs,
-        policy,
-        cache: opts.cache,
-        now,
-        timeoutMs: opts.tabTimeoutMs,
-        concurrency: opts.tabConcurrency,
-        onPage: ({ tab, page }) => {
-          tabDocs.add(documentKey(page.url));
-          index.add(analysisFor(page, chars, 'tab', { tabId: tab.id, overlap: opts.passageOverlap }, index.weights));
-        },
-      })
-    : undefined;
+/** Reading the open tabs for the library (none without a tabs adapter): each page joins the index. */
+function tabReadingFor(opts: LibraryOptions, policy: ReadPolicy, index: PassageIndex, tabDocs: Set<string>, now: () => number): TabReading | undefined {
+  if (!opts.tabs) return undefined;
+  return new TabReading({
+    adapter: opts.tabs,
+    policy,
+    cache: opts.cache,
+    now,
+    timeoutMs: opts.tabTimeoutMs,
+    concurrency: opts.tabConcurrency,
+    onPage: ({ tab, page }) => {
+      tabDocs.add(documentKey(page.url));
+      index.add(analysisFor(page, opts.pipeline.passageChars, 'tab', { tabId: tab.id, overlap: opts.passageOverlap }, index.weights));
+    },
+  });
+}
+
+export function createLibrary(opts: LibraryOptions): RatifyLibrary {
+  const now = opts.now ?? Date.now;
+  const index = new PassageIndex(opts.weights);
+  // What may be read, decided in one place (read-policy.ts).
+  const policy = readPolicy({ privacy: opts.privacy, allowFiles: opts.allowFiles, extensionOrigin: opts.tabs?.extensionOrigin, hostAccess: opts.hostAccess, scope: opts.scope, checked: opts.checked });
+  const dense = opts.embed ? new DenseRanking(new DenseIndex({ embed: opts.embed, model: opts.embeddingModel ?? 'embeddings', store: opts.embeddingStore }), index, opts.denseTimeoutMs ?? 10_000) : undefined;
+  let prepared: Promise<SourceStatus[]> | undefined;
+  let preparedByCaller = false;
+  let tabStatusesReported = false;
+  /** Documents read from open tabs: their copy found on the web is fetched all the same (whether
+   * a page is open must not change what is requested), but the tab's copy is the evidence. */
+  const tabDocs = new Set<string>();
+  const web = webSearchFor(opts, index, tabDocs, now);
+  const reading = tabReadingFor(opts, policy, index, tabDocs, now);
 
   async function readOpenTabs(signal?: AbortSignal, hint?: ReadHint): Promise<SourceStatus[]> {
     if (!reading) return [];
     const statuses = await reading.start(signal, hint);
-    // The tabs' passages are embedded while the model drafts (errors surface at retrieval).
-    if (dense && index.size <= MAX_DENSE_PASSAGES) void dense.ensure(index.allPassages().map(passageEmbedText), signal).catch(() => undefined);
+    dense?.warm(signal);
     return statuses;
   }
 
@@ -188,71 +244,61 @@ export function createLibrary(opts: LibraryOptions): RatifyLibrary {
     return prepared;
   }
 
-  /** One dense ranking per query alternative, or none (with a note in the trace) when the
-   * embeddings endpoint fails or is slow: ranking is then lexical. */
-  async function denseLists(alts: string[], lexical: Scored<Passage>[][], keep: (p: Passage) => boolean, signal: AbortSignal | undefined, errors: ProviderError[]): Promise<Scored<Passage>[][]> {
-    if (!dense || !(await dense.model())) return [];
-    const pool = (index.size <= MAX_DENSE_PASSAGES ? index.allPassages() : [...new Map(lexical.flat().map((x) => [x.passage.id, x.passage])).values()]).filter(keep);
-    try {
-      await withTimeout(opts.denseTimeoutMs ?? 10_000, signal, () => dense.ensure([...alts, ...pool.map(passageEmbedText)], signal));
-      return alts.map((q) => {
-        const qv = dense.vector(q);
-        return qv ? dense.rank(qv, pool, DENSE_DEPTH) : [];
-      });
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      if (!denseNoted) errors.push({ provider: 'embeddings', message: `${errorText(e)}; ranked by words only` });
-      denseNoted = true;
-      return [];
+  /** Tabs and the web in parallel; tab statuses go into the trace here only when nobody called
+   * prepare() (which returns them itself). The web is searched only with a WebQuery (network-safe
+   * by construction); searches in flight (the run's plan) are waited for. Tabs: what has been
+   * read by now, after waiting a moment for the rest (reading started with the run; the trace
+   * says how many were not read yet). */
+  async function gather(req: RetrieveRequest): Promise<{ sources: SourceStatus[]; errors: ProviderError[] }> {
+    const sources: SourceStatus[] = [];
+    const errors: ProviderError[] = [];
+    const tabsRead = opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]);
+    const [found] = await Promise.all([req.web ? web.search([req.web], req.signal) : Promise.resolve({ sources: [], errors: [] }), reading?.settle(opts.tabWaitMs ?? TAB_WAIT_MS)]);
+    await web.settled();
+    const unread = reading?.unread ?? 0;
+    if (unread) errors.push(unreadNote(unread));
+    else if (!preparedByCaller && !tabStatusesReported && opts.tabs) {
+      sources.push(...(await tabsRead));
+      tabStatusesReported = true;
     }
+    sources.push(...found.sources);
+    errors.push(...found.errors);
+    return { sources, errors };
+  }
+
+  /** Per query alternative, lexical and dense by normalised score; alternatives by rank; pages
+   * spread; near-duplicates (the same article open in a tab and found on the web) keep the tab copy. */
+  async function rank(req: RetrieveRequest, k: number, errors: ProviderError[]): Promise<Passage[]> {
+    const alts = queryAlternatives(req.query);
+    if (!alts.length) alts.push(req.query);
+    const seed = (req.round ?? 1) > 1 ? req.seed : undefined;
+    const skip = new Set(req.seed?.map((p) => p.id) ?? []);
+    const keep = (p: Passage) => !skip.has(p.id) && !policy.isChecked(p) && !(p.origin === 'web' && tabDocs.has(documentKey(p.url)));
+    const lexical = alts.map((q) => index.search(q, { k: Math.max(50, k * 4), seed, exclude: skip.size ? skip : undefined }).filter((x) => keep(x.passage)));
+    const denses = dense ? await dense.lists(alts, lexical, keep, req.signal, errors) : [];
+    const lists = lexical.map((lex, i) => {
+      const d = denses[i];
+      return d ? fuseByScore(lex, d, (p) => p.id, opts.denseWeight ?? DENSE_WEIGHT) : lex.map((x) => x.passage);
+    });
+    const fused = lists.length > 1 ? fuseByRank(lists, (p) => p.id, 60) : (lists[0] ?? []);
+    const ranked = spreadPages(fused, (p) => documentKey(p.url), opts.pageSpread ?? PAGE_SPREAD);
+    return dedupe(ranked, (p) => p.text, k, { prefer: (a, b) => a.origin === 'tab' && b.origin !== 'tab' });
   }
 
   return {
     get size() {
       return index.size;
     },
-    // By configuration, never by what the tabs hold (lib/core/flow.ts).
-    reach: { tabs: !!opts.tabs && opts.hostAccess !== false && !(opts.scope && (opts.scope.tabs === 'page' || opts.scope.tabs === 'chosen') && !opts.scope.tabIds?.length), web: web.enabled },
+    reach: { tabs: reachesTabs(opts), web: web.enabled },
     prepare: (signal?: AbortSignal, hint?: ReadHint) => prepare(signal, false, hint),
     searchWeb: (queries, signal) => web.search(queries, signal),
     // From the tab list, at once: the draft never waits for the tabs to be read.
     catalogue: async () => (reading ? reading.catalogue().catch(() => []) : []),
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
-      const sources: SourceStatus[] = [];
-      const errors: ProviderError[] = [];
       const k = Math.max(1, req.k || opts.pipeline.passagesPerStep);
-      // Tabs and the web in parallel; tab statuses go into the trace here only when nobody
-      // called prepare() (which returns them itself). The web is searched only with a WebQuery
-      // (network-safe by construction); searches in flight (the run's plan) are waited for.
-      const alts = queryAlternatives(req.query);
-      if (!alts.length) alts.push(req.query);
-      // Tabs: what has been read by now, after waiting a moment for the rest (reading started with
-      // the run; the trace says how many were not read yet).
-      const tabsRead = opts.tabs ? prepare(req.signal, true).catch((e) => [{ url: '', title: 'Open tabs', origin: 'tab' as const, status: 'failed' as const, reason: errorText(e) }]) : Promise.resolve([]);
-      const [found] = await Promise.all([req.web ? web.search([req.web], req.signal) : Promise.resolve({ sources: [], errors: [] }), reading?.settle(opts.tabWaitMs ?? TAB_WAIT_MS)]);
-      await web.settled();
-      const unread = reading?.unread ?? 0;
-      if (unread) errors.push({ provider: 'tabs', message: `${unread} open tab${unread > 1 ? 's were' : ' was'} not read yet when this search ran; ${unread > 1 ? 'they are' : 'it is'} used by the later ones` });
-      else if (!preparedByCaller && !tabStatusesReported && opts.tabs) {
-        sources.push(...(await tabsRead));
-        tabStatusesReported = true;
-      }
-      sources.push(...found.sources);
-      errors.push(...found.errors);
-      if (req.signal?.aborted) throw req.signal.reason instanceof Error ? req.signal.reason : new Error('aborted');
-
-      const seed = (req.round ?? 1) > 1 ? req.seed : undefined;
-      const skip = new Set(req.seed?.map((p) => p.id) ?? []);
-      const keep = (p: Passage) => !skip.has(p.id) && !policy.isChecked(p) && !(p.origin === 'web' && tabDocs.has(documentKey(p.url)));
-      const lexical = alts.map((q) => index.search(q, { k: Math.max(50, k * 4), seed, exclude: skip.size ? skip : undefined }).filter((x) => keep(x.passage)));
-      const denses = await denseLists(alts, lexical, keep, req.signal, errors);
-      // Per query alternative, lexical and dense by normalised score; alternatives by rank.
-      const lists = lexical.map((lex, i) => (denses[i] ? fuseByScore(lex, denses[i], (p) => p.id, opts.denseWeight ?? DENSE_WEIGHT) : lex.map((x) => x.passage)));
-      const fused = lists.length > 1 ? fuseByRank(lists, (p) => p.id, 60) : (lists[0] ?? []);
-      const ranked = spreadPages(fused, (p) => documentKey(p.url), opts.pageSpread ?? PAGE_SPREAD);
-      // Near-duplicates (the same article open in a tab and found on the web) keep the tab copy.
-      const passages = dedupe(ranked, (p) => p.text, k, { prefer: (a, b) => a.origin === 'tab' && b.origin !== 'tab' });
-      return { passages, sources, errors };
+      const { sources, errors } = await gather(req);
+      if (req.signal?.aborted) throw abortReason(req.signal);
+      return { passages: await rank(req, k, errors), sources, errors };
     },
   };
 }

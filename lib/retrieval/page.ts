@@ -48,9 +48,10 @@ export function pageFromMarkedText(url: string, title: string, raw: string, hash
     const t = line.trim();
     if (!t) continue;
     const h = /^(={2,6})\s*(.*?)\s*={2,6}$/.exec(t) ?? /^(#{1,6})\s+(.*?)\s*#*$/.exec(t);
-    const text = h ? h[2] : t;
+    const [, marks, title] = h ?? [];
+    const text = h ? title : t;
     if (!text) continue;
-    if (h) headings.push({ level: h[1].length, text, offset });
+    if (marks) headings.push({ level: marks.length, text, offset });
     lines.push(text);
     offset += text.length + 1;
   }

@@ -25,7 +25,7 @@ describe('passages', () => {
     const b = chunkPage(page('One. Two. Three.'), { targetChars: 600, origin: 'web' });
     const c = chunkPage(page('One. Two. Three.', { hash: 'h2' }), { targetChars: 600, origin: 'web' });
     expect(a.map((p) => p.id)).toEqual(b.map((p) => p.id));
-    expect(a[0].id).not.toBe(c[0].id);
+    expect(a[0]!.id).not.toBe(c[0]!.id);
   });
 
   it('splits Chinese and Japanese at their sentence marks', () => {
@@ -43,7 +43,7 @@ describe('passages', () => {
     const ar = 'القاهرة هي عاصمة مصر. يبلغ عدد سكانها أكثر من عشرين مليون نسمة. تقع على ضفاف النيل.';
     const spans = sentenceSpans(ar, 'ar');
     expect(spans.length).toBe(3);
-    expect(ar.slice(...spans[1])).toBe('يبلغ عدد سكانها أكثر من عشرين مليون نسمة.');
+    expect(ar.slice(...spans[1]!)).toBe('يبلغ عدد سكانها أكثر من عشرين مليون نسمة.');
   });
 
   it('starts a passage at each heading once the passage before holds enough, with its heading path', () => {
@@ -80,6 +80,6 @@ describe('passages', () => {
     const ps = chunkPage(page(text), { targetChars: 600, origin: 'tab' });
     expect(performance.now() - t0).toBeLessThan(2000);
     expect(Math.max(...ps.map((p) => p.text.length))).toBeLessThanOrEqual(900);
-    expect(ps[ps.length - 1].end).toBeGreaterThan(text.length - 10);
+    expect(ps[ps.length - 1]!.end).toBeGreaterThan(text.length - 10);
   });
 });

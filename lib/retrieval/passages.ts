@@ -52,8 +52,8 @@ export function sentenceSpans(text: string, lang?: string): [number, number][] {
   const seg = segmenter(lang);
   const out: [number, number][] = [];
   const push = (s: number, e: number) => {
-    while (s < e && /\s/.test(text[s])) s++;
-    while (e > s && /\s/.test(text[e - 1])) e--;
+    while (s < e && /\s/.test(text.charAt(s))) s++;
+    while (e > s && /\s/.test(text.charAt(e - 1))) e--;
     if (e > s) out.push([s, e]);
   };
   let lineStart = 0;
@@ -69,9 +69,10 @@ export function sentenceSpans(text: string, lang?: string): [number, number][] {
       const chunk = text.slice(pos, pos + WINDOW);
       const parts = [...seg.segment(chunk)];
       // Keep all but the last sentence of the window (it may be cut); resume where it starts.
-      if (parts.length > 1) {
+      const last = parts.at(-1);
+      if (last && parts.length > 1) {
         for (const s of parts.slice(0, -1)) push(pos + s.index, pos + s.index + s.segment.length);
-        pos += parts[parts.length - 1].index;
+        pos += last.index;
       } else {
         // One sentence longer than the window: cut it at a space (or anywhere, for CJK).
         const sp = chunk.lastIndexOf(' ');
@@ -90,7 +91,7 @@ function headingPathAt(headings: Heading[], offset: number): string[] {
   const stack: Heading[] = [];
   for (const h of headings) {
     if (h.offset > offset) break;
-    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
+    for (let top = stack.at(-1); top && top.level >= h.level; top = stack.at(-1)) stack.pop();
     stack.push(h);
   }
   return stack.map((h) => h.text);

@@ -80,85 +80,88 @@ function setFont(st: State, font: FontFacts | undefined, size: unknown): void {
   st.fontSize = Math.abs(s);
 }
 
-/** Applies an operator that only changes the state; false for any other operator. */
-export function applyStateOp(st: State, fn: number, args: unknown[], O: Record<string, number>, font: (name: string) => FontFacts | undefined): boolean {
-  const fontNamed = (name: unknown) => (typeof name === 'string' ? font(name) : undefined);
-  switch (fn) {
-    case O.transform: {
-      const m = asMatrix(args);
-      if (m) st.ctm = mul(st.ctm, m);
-      return true;
-    }
-    case O.setGState:
-      for (const entry of (Array.isArray(args[0]) ? args[0] : []) as unknown[]) {
-        if (!Array.isArray(entry)) continue;
-        const [key, value] = entry as [string, unknown];
-        if (key === 'ca') st.fillAlpha = num(value, 1);
-        else if (key === 'CA') st.strokeAlpha = num(value, 1);
-        else if (key === 'BM') st.blend = typeof value === 'string' && value !== 'source-over';
-        else if (key === 'SMask') st.smask = !!value;
-        else if (key === 'Font' && Array.isArray(value)) setFont(st, fontNamed(value[0]), value[1]);
-      }
-      return true;
-    case O.setFillRGBColor:
-      st.fill = hexColour(args[0]);
-      return true;
-    case O.setStrokeRGBColor:
-      st.stroke = hexColour(args[0]);
-      return true;
-    case O.setFillTransparent:
-      st.fill = 'none';
-      return true;
-    case O.setStrokeTransparent:
-      st.stroke = 'none';
-      return true;
-    case O.setFillColorN:
-      st.fill = 'unknown';
-      return true;
-    case O.setStrokeColorN:
-      st.stroke = 'unknown';
-      return true;
-    case O.setTextRenderingMode:
-      st.mode = num(args[0]);
-      return true;
-    case O.setCharSpacing:
-      st.charSpacing = num(args[0]);
-      return true;
-    case O.setWordSpacing:
-      st.wordSpacing = num(args[0]);
-      return true;
-    case O.setHScale:
-      st.hScale = num(args[0], 100) / 100;
-      return true;
-    case O.setLeading:
-      st.leading = -num(args[0]);
-      return true;
-    case O.setTextRise:
-      st.rise = num(args[0]);
-      return true;
-    case O.setFont:
-      setFont(st, fontNamed(args[0]), args[1]);
-      return true;
-    case O.beginText:
-      st.textMatrix = IDENTITY;
-      st.x = st.y = st.lineX = st.lineY = 0;
-      return true;
-    case O.moveText:
-      moveText(st, num(args[0]), num(args[1]));
-      return true;
-    case O.setLeadingMoveText:
-      st.leading = num(args[1]);
-      moveText(st, num(args[0]), num(args[1]));
-      return true;
-    case O.setTextMatrix: {
-      const m = asMatrix(args[0]) ?? asMatrix(args);
-      if (m) st.textMatrix = m;
-      st.x = st.y = st.lineX = st.lineY = 0;
-      return true;
-    }
-    case O.nextLine:
-      moveText(st, 0, st.leading);
-      return true;
+type Fonts = (name: string) => FontFacts | undefined;
+type StateOp = (st: State, args: unknown[], fonts: Fonts) => void;
+
+const fontNamed = (fonts: Fonts, name: unknown) => (typeof name === 'string' ? fonts(name) : undefined);
+
+/** Entries of an ExtGState (setGState) that the judge follows. */
+const GSTATE_ENTRIES: Record<string, (st: State, value: unknown, fonts: Fonts) => void> = {
+  ca: (st, v) => (st.fillAlpha = num(v, 1)),
+  CA: (st, v) => (st.strokeAlpha = num(v, 1)),
+  BM: (st, v) => (st.blend = typeof v === 'string' && v !== 'source-over'),
+  SMask: (st, v) => (st.smask = !!v),
+  Font: (st, v, fonts) => Array.isArray(v) && setFont(st, fontNamed(fonts, v[0]), v[1]),
+};
+
+function setGState(st: State, args: unknown[], fonts: Fonts): void {
+  for (const entry of (Array.isArray(args[0]) ? args[0] : []) as unknown[]) {
+    if (!Array.isArray(entry)) continue;
+    const [key, value] = entry as [string, unknown];
+    if (Object.hasOwn(GSTATE_ENTRIES, key)) GSTATE_ENTRIES[key]?.(st, value, fonts);
   }
-  return false;
+}
+
+const resetTextPosition = (st: State) => {
+  st.x = st.y = st.lineX = st.lineY = 0;
+};
+
+/** The operators that only change the state, by their name in pdf.js's OPS table. */
+const STATE_OPS: Record<string, StateOp> = {
+  transform: (st, args) => {
+    const m = asMatrix(args);
+    if (m) st.ctm = mul(st.ctm, m);
+  },
+  setGState,
+  setFillRGBColor: (st, args) => (st.fill = hexColour(args[0])),
+  setStrokeRGBColor: (st, args) => (st.stroke = hexColour(args[0])),
+  setFillTransparent: (st) => (st.fill = 'none'),
+  setStrokeTransparent: (st) => (st.stroke = 'none'),
+  setFillColorN: (st) => (st.fill = 'unknown'),
+  setStrokeColorN: (st) => (st.stroke = 'unknown'),
+  setTextRenderingMode: (st, args) => (st.mode = num(args[0])),
+  setCharSpacing: (st, args) => (st.charSpacing = num(args[0])),
+  setWordSpacing: (st, args) => (st.wordSpacing = num(args[0])),
+  setHScale: (st, args) => (st.hScale = num(args[0], 100) / 100),
+  setLeading: (st, args) => (st.leading = -num(args[0])),
+  setTextRise: (st, args) => (st.rise = num(args[0])),
+  setFont: (st, args, fonts) => setFont(st, fontNamed(fonts, args[0]), args[1]),
+  beginText: (st) => {
+    st.textMatrix = IDENTITY;
+    resetTextPosition(st);
+  },
+  moveText: (st, args) => moveText(st, num(args[0]), num(args[1])),
+  setLeadingMoveText: (st, args) => {
+    st.leading = num(args[1]);
+    moveText(st, num(args[0]), num(args[1]));
+  },
+  setTextMatrix: (st, args) => {
+    const m = asMatrix(args[0]) ?? asMatrix(args);
+    if (m) st.textMatrix = m;
+    resetTextPosition(st);
+  },
+  nextLine: (st) => moveText(st, 0, st.leading),
+};
+
+/** STATE_OPS by operator code, for one OPS table (pdf.js's codes are fixed, the table is shared). */
+const byCode = new WeakMap<Record<string, number>, Map<number, StateOp>>();
+function stateOpsFor(O: Record<string, number>): Map<number, StateOp> {
+  let ops = byCode.get(O);
+  if (!ops) {
+    ops = new Map();
+    for (const [name, op] of Object.entries(STATE_OPS)) {
+      const code = O[name];
+      if (code !== undefined && !ops.has(code)) ops.set(code, op);
+    }
+    byCode.set(O, ops);
+  }
+  return ops;
+}
+
+/** Applies an operator that only changes the state; false for any other operator. */
+export function applyStateOp(st: State, fn: number, args: unknown[], O: Record<string, number>, fonts: Fonts): boolean {
+  const op = stateOpsFor(O).get(fn);
+  if (!op) return false;
+  op(st, args, fonts);
+  return true;
 }

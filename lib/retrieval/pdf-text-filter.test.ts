@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contains, pathRegion } from './pdf-geometry';
-import { keepVisibleText } from './pdf-text-filter';
+import { GlyphLetters, keepVisibleText } from './pdf-text-filter';
 import type { GlyphMark } from './pdf-visibility';
 
 /** Glyph verdicts for `text` starting at (x, y), one glyph per character, 6 units apart; `hidden`
@@ -39,6 +39,34 @@ describe('keeping the visible characters of text items', () => {
     expect(strs(shown.items)).toEqual(['a?c']);
     const mixed = keepVisibleText([item('a?c', 72, 700)], glyphs('abc', 72, 700, [1]));
     expect(strs(mixed.items)).toEqual(['ac']);
+  });
+});
+
+describe('the glyph letters an item is matched against', () => {
+  it('finds a letter a few glyphs ahead of the cursor, not further', () => {
+    const near = new GlyphLetters(glyphs('abcdefg', 72, 700));
+    expect(near.match('f')).toBe(true); // five ahead
+    expect(near.cursor).toBe(6);
+    const far = new GlyphLetters(glyphs('abcdefg', 72, 700));
+    expect(far.match('g')).toBeUndefined(); // six ahead
+    expect(far.cursor).toBe(0);
+  });
+
+  it('says whether the matched glyphs are visible, and whether a span is all visible', () => {
+    const g = new GlyphLetters(glyphs('abcd', 72, 700, [2]));
+    expect(g.match('ab')).toBe(true);
+    expect(g.match('c')).toBe(false);
+    expect(g.allVisible(0, 2)).toBe(true);
+    expect(g.allVisible(1, 4)).toBe(false);
+    expect(g.allVisible(4, 6)).toBe(false); // past the end: nothing to vouch for it
+  });
+
+  it('moves the cursor to the glyph an item starts at, only ahead of it', () => {
+    const g = new GlyphLetters([...glyphs('xy', 10, 700), ...glyphs('ab', 72, 650)]);
+    g.anchor(72, 650);
+    expect(g.cursor).toBe(2);
+    g.anchor(10, 700); // behind the cursor: stays
+    expect(g.cursor).toBe(2);
   });
 });
 

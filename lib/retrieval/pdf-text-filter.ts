@@ -34,84 +34,131 @@ export interface FilteredText {
   hidden: number;
 }
 
-export function keepVisibleText(items: unknown[], marks: GlyphMark[]): FilteredText {
-  // The glyphs' letters in drawing order, each with its glyph's verdict.
-  const chars: string[] = [];
-  const visible: boolean[] = [];
-  const start: number[] = [];
-  for (const m of marks) {
-    start.push(chars.length);
-    for (const c of skeleton(m.text)) {
-      chars.push(c);
-      visible.push(m.visible);
+/** Same point, to pdf.js's rounding. */
+const near = (a: number, b: number): boolean => Math.abs(a - b) <= 0.05 + Math.abs(b) * 1e-4;
+
+/** The glyphs' letters in drawing order, each with its glyph's verdict, and a cursor that follows
+ * the text items through them. */
+export class GlyphLetters {
+  /** Where the next item's letters are looked for. */
+  cursor = 0;
+  private readonly chars: string[] = [];
+  private readonly visible: boolean[] = [];
+  /** Each glyph's first letter. */
+  private readonly start: number[] = [];
+  /** Each letter's glyph. */
+  private readonly glyphAt: number[] = [];
+
+  constructor(private readonly marks: GlyphMark[]) {
+    marks.forEach((m, j) => {
+      this.start.push(this.chars.length);
+      for (const c of skeleton(m.text)) {
+        this.chars.push(c);
+        this.visible.push(m.visible);
+        this.glyphAt.push(j);
+      }
+    });
+  }
+
+  /** Moves the cursor to the glyph at (x, y) (where an item starts), when one with letters lies
+   * ahead within ANCHOR_WINDOW glyphs; else the cursor stays. */
+  anchor(x: number, y: number): void {
+    const { marks } = this;
+    const from = this.glyphAt[this.cursor] ?? marks.length;
+    for (let j = from; j < Math.min(marks.length, from + ANCHOR_WINDOW); j++) {
+      const m = marks[j];
+      const first = this.letterOf(j);
+      if (m && near(m.x, x) && near(m.y, y) && first < this.letterOf(j + 1)) {
+        this.cursor = first;
+        return;
+      }
     }
   }
-  const glyphAt: number[] = [];
-  marks.forEach((_, j) => {
-    for (let k = start[j] as number; k < (start[j + 1] ?? chars.length); k++) glyphAt[k] = j;
-  });
-  let p = 0;
-  let hidden = 0;
-  const out: unknown[] = [];
-  for (const it of items) {
-    if (!isItem(it) || !it.str.trim()) {
-      out.push(it);
-      continue;
+
+  /** Finds a character's letters from the cursor on (a few glyphs of slack) and moves past those
+   * found: whether all their glyphs are visible, or undefined when one is not found. */
+  match(letters: string): boolean | undefined {
+    let found = true;
+    let visible = true;
+    for (const c of letters) {
+      const q = this.find(c);
+      if (q === undefined) {
+        found = false;
+        continue;
+      }
+      visible &&= this.visible[q] ?? false;
+      this.cursor = q + 1;
     }
+    return found ? visible : undefined;
+  }
+
+  /** Whether the glyphs of letters [from, to) are all visible; false when `from` is past the end. */
+  allVisible(from: number, to: number): boolean {
+    if (from >= this.chars.length) return false;
+    return this.visible.slice(from, Math.min(to, this.chars.length)).every(Boolean);
+  }
+
+  private letterOf(glyph: number): number {
+    return this.start[glyph] ?? this.chars.length;
+  }
+
+  private find(c: string): number | undefined {
+    // The letter at the cursor and up to LOOKAHEAD + 1 beyond it (the bound the matcher has used).
+    const last = Math.min(this.chars.length - 1, this.cursor + LOOKAHEAD + 1);
+    for (let q = this.cursor; q <= last; q++) if (this.chars[q] === c) return q;
+    return undefined;
+  }
+}
+
+/** Whether each of an item's letters is kept: matched to glyphs, it follows them; unmatched, it
+ * stands for the glyphs the item spans and is kept only if all of those are visible. Spaces and
+ * marks are left undecided (they follow their neighbours). */
+function lettersKept(letters: string[], rtl: boolean, glyphs: GlyphLetters): (boolean | undefined)[] {
+  const order = letters.map((_, k) => k);
+  if (rtl) order.reverse();
+  const keep = new Array<boolean | undefined>(letters.length).fill(undefined);
+  const first = glyphs.cursor;
+  let unmatched = false;
+  for (const k of order) {
+    const sk = skeleton(letters[k] ?? '');
+    if (!sk) continue; // a space or a combining mark: follows its neighbours
+    keep[k] = glyphs.match(sk);
+    unmatched ||= keep[k] === undefined;
+  }
+  if (unmatched) {
+    const all = glyphs.allVisible(first, Math.max(glyphs.cursor, first + letters.length));
+    for (const k of order) if (keep[k] === undefined && skeleton(letters[k] ?? '')) keep[k] = all;
+  }
+  return keep;
+}
+
+/** The kept letters as text, spaces and marks going with the character before them (in reading
+ * order), and how many characters were left out. */
+function keptText(letters: string[], keep: (boolean | undefined)[]): { text: string; hidden: number } {
+  let prev = true;
+  let text = '';
+  let hidden = 0;
+  letters.forEach((ch, k) => {
+    const own = keep[k];
+    if (own !== undefined) prev = own;
+    if (own ?? (/\s/.test(ch) || prev)) text += ch;
+    else if (!/\s/.test(ch)) hidden++;
+  });
+  return { text, hidden };
+}
+
+export function keepVisibleText(items: unknown[], marks: GlyphMark[]): FilteredText {
+  const glyphs = new GlyphLetters(marks);
+  let hidden = 0;
+  const out = items.map((it) => {
+    if (!isItem(it) || !it.str.trim()) return it;
     // Resynchronise on the glyph the item starts at (same origin), when there is one.
     const [ix, iy] = [it.transform?.[4], it.transform?.[5]];
-    if (typeof ix === 'number' && typeof iy === 'number') {
-      const from = p < chars.length ? (glyphAt[p] ?? marks.length) : marks.length;
-      for (let j = from; j < Math.min(marks.length, from + ANCHOR_WINDOW); j++) {
-        const m = marks[j] as GlyphMark;
-        if (Math.abs(m.x - ix) <= 0.05 + Math.abs(ix) * 1e-4 && Math.abs(m.y - iy) <= 0.05 + Math.abs(iy) * 1e-4 && (start[j] as number) < (start[j + 1] ?? chars.length)) {
-          p = start[j] as number;
-          break;
-        }
-      }
-    }
+    if (typeof ix === 'number' && typeof iy === 'number') glyphs.anchor(ix, iy);
     const letters = [...it.str];
-    const order = letters.map((_, k) => k);
-    if (it.dir === 'rtl') order.reverse();
-    const keep: (boolean | undefined)[] = new Array(letters.length).fill(undefined);
-    const first = p;
-    let unmatched = false;
-    for (const k of order) {
-      const sk = skeleton(letters[k] as string);
-      if (!sk) continue; // a space or a combining mark: follows its neighbours
-      let ok = true;
-      let vis = true;
-      for (const c of sk) {
-        let q = p;
-        while (q < chars.length && q <= p + LOOKAHEAD && chars[q] !== c) q++;
-        if (q < chars.length && chars[q] === c) {
-          vis &&= visible[q] as boolean;
-          p = q + 1;
-        } else ok = false;
-      }
-      if (ok) keep[k] = vis;
-      else unmatched = true;
-    }
-    if (unmatched) {
-      // Unmatched characters stand for the glyphs the item spans: kept only if all are visible.
-      const span = Math.max(p, first + letters.length);
-      let all = true;
-      for (let q = first; q < Math.min(span, chars.length); q++) all &&= visible[q] as boolean;
-      if (first >= chars.length) all = false;
-      order.forEach((k) => {
-        if (keep[k] === undefined && skeleton(letters[k] as string)) keep[k] = all;
-      });
-    }
-    // Spaces and marks go with the character before them (in reading order).
-    let prev = true;
-    let text = '';
-    letters.forEach((ch, k) => {
-      const v = keep[k] ?? (/\s/.test(ch) ? true : prev);
-      if (keep[k] !== undefined) prev = keep[k] as boolean;
-      if (v) text += ch;
-      else if (!/\s/.test(ch)) hidden++;
-    });
-    out.push({ ...it, str: text.trim() ? text : '' });
-  }
+    const kept = keptText(letters, lettersKept(letters, it.dir === 'rtl', glyphs));
+    hidden += kept.hidden;
+    return { ...it, str: kept.text.trim() ? kept.text : '' };
+  });
   return { items: out, hidden };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chunkPdf, cutNote, isPdfUrl, pageText, readPdf } from './pdf';
+import { chunkPdf, cutNote, isPdfUrl, pageText, PdfText, readPdf } from './pdf';
 import { nodePdfJs } from './pdf-node';
 
 // test/fixtures/site/pdf/make-pdf.mjs wrote it: four pages, the findings on page 3.
@@ -60,6 +60,26 @@ describe('PDF text layout', () => {
     const t = pageText([item('Title', 760, 20), item('The gla-', 720), item('cier is old. Jean-', 704), item('Paul said so.', 688), item('Next paragraph.', 650)]);
     expect(t.text).toBe('Title\nThe glacier is old. Jean-Paul said so.\nNext paragraph.');
     expect(t.headings).toEqual([{ level: 2, text: 'Title', offset: 0 }]);
+  });
+});
+
+describe('joining pages up to the cap', () => {
+  it('records where each page starts and shifts its headings there', () => {
+    const t = new PdfText(2, 1000);
+    expect(t.add(1, { text: 'One.', headings: [] })).toBe(true);
+    expect(t.add(2, { text: 'Two heads.', headings: [{ level: 2, text: 'Two', offset: 0 }] })).toBe(true);
+    expect(t.text).toBe('One.\nTwo heads.');
+    expect(t.layout).toEqual({ pageStarts: [0, 5], pages: 2 });
+    expect(t.headings).toEqual([{ level: 2, text: 'Two', offset: 5 }]);
+  });
+
+  it('keeps the page that does not fit up to a word boundary, records the cut and takes no more', () => {
+    const t = new PdfText(3, 20);
+    t.add(1, { text: 'First page.', headings: [] });
+    expect(t.add(2, { text: 'Second page words here.', headings: [{ level: 2, text: 'Late', offset: 12 }] })).toBe(false);
+    expect(t.text).toBe('First page.\nSecond');
+    expect(t.layout.cut).toEqual({ page: 2, chars: 18 });
+    expect(t.headings).toEqual([]); // its heading lies beyond the cut
   });
 });
 

@@ -168,52 +168,80 @@ function fileName(url: string): string {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
+/** The parsed document, or an error that says what is wrong with the file. */
+async function openDocument(task: { promise: Promise<PdfDocument> }): Promise<PdfDocument> {
+  try {
+    return await task.promise;
+  } catch (e) {
+    const name = e instanceof Error ? e.name : '';
+    if (name === 'PasswordException') throw new Error('the PDF is password-protected', { cause: e });
+    throw new Error(`not a readable PDF (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+}
+
+/** Pages' texts joined, one line between pages, up to `maxChars`: the page where the text stops
+ * is kept in part, and the layout records where (and where each page starts). */
+export class PdfText {
+  readonly headings: Heading[] = [];
+  readonly layout: PdfLayout;
+  private readonly parts: string[] = [];
+  private length = 0;
+
+  constructor(
+    pages: number,
+    private readonly maxChars: number,
+  ) {
+    this.layout = { pageStarts: [], pages };
+  }
+
+  /** Adds page `n`; false once the text is full (no further page fits). */
+  add(n: number, page: { text: string; headings: Heading[] }): boolean {
+    const start = this.length + (this.parts.length ? 1 : 0);
+    const text = this.fit(n, start, page.text);
+    this.layout.pageStarts.push(start);
+    this.parts.push(text);
+    for (const h of page.headings) if (h.offset < text.length) this.headings.push({ ...h, offset: start + h.offset });
+    this.length = start + text.length;
+    return !this.layout.cut;
+  }
+
+  get text(): string {
+    return this.parts.join('\n');
+  }
+
+  /** What of a page starting at `start` fits: all of it, or up to the last word boundary that does. */
+  private fit(n: number, start: number, text: string): string {
+    const room = this.maxChars - start;
+    if (text.length <= room) return text;
+    const cut = text.lastIndexOf(' ', room);
+    const kept = text.slice(0, Math.max(0, cut > room / 2 ? cut : room));
+    this.layout.cut = { page: n, chars: start + kept.length };
+    return kept;
+  }
+}
+
 /** Reads a PDF's text page by page, up to `maxChars` (the page where it stops is recorded). */
 export async function readPdf(pdfjs: PdfJs, bytes: Uint8Array, url: string, opts: { maxChars?: number; signal?: AbortSignal } = {}): Promise<ReadablePage> {
-  const maxChars = opts.maxChars ?? MAX_SOURCE_CHARS;
   const task = pdfjs.getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   try {
-    let doc: PdfDocument;
-    try {
-      doc = await task.promise;
-    } catch (e) {
-      const name = e instanceof Error ? e.name : '';
-      if (name === 'PasswordException') throw new Error('the PDF is password-protected', { cause: e });
-      throw new Error(`not a readable PDF (${e instanceof Error ? e.message : String(e)})`, { cause: e });
-    }
+    const doc = await openDocument(task);
     const meta = await doc.getMetadata().catch(() => ({ info: {} })); // metadata is optional
     // Layers the document turns off are not shown; without the configuration, all show.
     const layers = await doc.getOptionalContentConfig().catch(() => undefined);
     const info = (meta.info ?? {}) as Record<string, unknown>;
-    const parts: string[] = [];
-    const headings: Heading[] = [];
-    const layout: PdfLayout = { pageStarts: [], pages: doc.numPages };
-    let length = 0;
+    const out = new PdfText(doc.numPages, opts.maxChars ?? MAX_SOURCE_CHARS);
     for (let n = 1; n <= doc.numPages; n++) {
       if (opts.signal?.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('cancelled');
       const loaded = await loadPage(doc, n);
       const t = pageText(visibleItems(pdfjs, loaded, layers));
       loaded.page.cleanup();
-      const start = length + (parts.length ? 1 : 0);
-      let text = t.text;
-      const room = maxChars - start;
-      if (text.length > room) {
-        // Stop at the last word boundary that fits; the page is kept in part.
-        const cut = text.lastIndexOf(' ', room);
-        text = text.slice(0, Math.max(0, cut > room / 2 ? cut : room));
-        layout.cut = { page: n, chars: start + text.length };
-      }
-      layout.pageStarts.push(start);
-      parts.push(text);
-      for (const h of t.headings) if (h.offset < text.length) headings.push({ ...h, offset: start + h.offset });
-      length = start + text.length;
-      if (layout.cut) break;
+      if (!out.add(n, t)) break;
     }
-    const text = parts.join('\n');
+    const text = out.text;
     if (!text.trim()) throw new Error('the PDF has no text layer (a scan?)');
-    const title = str(info.Title) || headings[0]?.text || fileName(url);
+    const title = str(info.Title) || out.headings[0]?.text || fileName(url);
     const lang = str(info.Language) || undefined;
-    return { url, hash: hashText(`${doc.numPages}\n${text}`), title, text, headings, ...(lang ? { lang } : {}), pdf: layout };
+    return { url, hash: hashText(`${doc.numPages}\n${text}`), title, text, headings: out.headings, ...(lang ? { lang } : {}), pdf: out.layout };
   } finally {
     // Frees the worker's copy of the document; nothing else to do if that fails.
     await task.destroy().catch(() => undefined);

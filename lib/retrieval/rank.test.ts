@@ -67,12 +67,12 @@ describe('ranking', () => {
     ]);
     const q = 'What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?';
     const r1 = idx.search(q, { k: 4 });
-    expect(r1[0].passage.title).toBe('Kiss and Tell (1945 film)');
-    const r2 = idx.search(q, { k: 4, seed: [r1[0].passage] });
+    expect(r1[0]!.passage.title).toBe('Kiss and Tell (1945 film)');
+    const r2 = idx.search(q, { k: 4, seed: [r1[0]!.passage] });
     // The query never names her; the first round's best passage does.
     expect(titles(r1).slice(0, 2)).not.toContain('Shirley Temple');
     expect(titles(r2).slice(0, 2)).toContain('Shirley Temple');
-    expect(r2.map((x) => x.passage.id)).not.toContain(r1[0].passage.id);
+    expect(r2.map((x) => x.passage.id)).not.toContain(r1[0]!.passage.id);
   });
 
   it('within one round, brings in the page the best passage names, never above that passage', () => {
@@ -127,7 +127,7 @@ describe('ranking', () => {
     const page: ReadablePage = { url, hash: 'h2', title: 'Tyler Bates', text: 'Tyler Bates scored Guardians of the Galaxy.', headings: [] };
     idx.add(analyzeDoc(url, 'Tyler Bates', chunkPage(page, { targetChars: 600, origin: 'tab' })));
     expect(idx.size).toBe(5);
-    expect(idx.search('Guardians of the Galaxy', { k: 1 })[0].passage.text).toContain('Guardians');
+    expect(idx.search('Guardians of the Galaxy', { k: 1 })[0]!.passage.text).toContain('Guardians');
     idx.remove(url);
     expect(idx.size).toBe(4);
     expect(idx.search('Guardians Galaxy', { k: 1 })).toEqual([]);

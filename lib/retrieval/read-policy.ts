@@ -65,31 +65,57 @@ export function isExcludedHost(host: string, excluded: string[]): boolean {
   });
 }
 
+/** What a rule about one tab looks at. */
+interface TabFacts {
+  tab: TabInfo;
+  url: URL;
+  rules: TabRules;
+}
+
+const WEB_PROTOCOLS = new Set(['http:', 'https:']);
+const EXTENSION_PROTOCOLS = new Set(['chrome-extension:', 'moz-extension:', 'extension:']);
+
+const isExtensionPage = ({ tab, url, rules }: TabFacts): boolean => {
+  const origin = rules.extensionOrigin?.replace(/\/$/, '');
+  return (!!origin && tab.url.startsWith(origin)) || EXTENSION_PROTOCOLS.has(url.protocol);
+};
+const isLocalFile = ({ url, rules }: TabFacts): boolean => url.protocol === 'file:' && !rules.allowFiles;
+/** Not a web page (chrome://, about:, view-source:, …) or on a host closed to extensions. */
+const isBrowserPage = ({ url }: TabFacts): boolean =>
+  (url.protocol !== 'file:' && !WEB_PROTOCOLS.has(url.protocol)) || LOCKED_HOSTS.some((h) => `${url.host}${url.pathname}`.startsWith(h));
+const isSelectionSource = ({ tab, rules }: TabFacts): boolean =>
+  (rules.originTabId !== undefined && tab.id === rules.originTabId) || (!!rules.originUrl && sameDocument(tab.url, rules.originUrl));
+const isIncognito = ({ tab, rules }: TabFacts): boolean => !!tab.incognito && !rules.allowIncognito;
+const isExcluded = ({ url, rules }: TabFacts): boolean => !!url.hostname && isExcludedHost(url.hostname, rules.excludedDomains);
+// By name, without DNS. Unlike fetched pages (lib/net/host-policy.ts), reserved names such as
+// .test and .example are not private here: a tab on them is whatever the browser resolved.
+const isPrivateNetwork = ({ url, rules }: TabFacts): boolean => !!url.hostname && !rules.privateNetwork && isPrivateHost(url.hostname);
+const isDiscarded = ({ tab }: TabFacts): boolean => !!tab.discarded;
+const lacksSiteAccess = ({ rules }: TabFacts): boolean => rules.hostAccess === false;
+
+/** The rules in the order they are asked: the first that applies gives the reason. */
+const SKIP_RULES: readonly (readonly [reason: string, applies: (f: TabFacts) => boolean])[] = [
+  ['extension page', isExtensionPage],
+  ['local file', isLocalFile],
+  ['browser page', isBrowserPage],
+  ['selection source', isSelectionSource],
+  ['incognito', isIncognito],
+  ['excluded domain', isExcluded],
+  ['private network', isPrivateNetwork],
+  ['discarded tab', isDiscarded],
+  [NO_SITE_ACCESS, lacksSiteAccess],
+];
+
 /** Why a tab may not be read, or undefined when it may. */
 export function skipReason(tab: TabInfo, rules: TabRules): string | undefined {
-  let u: URL;
+  let url: URL;
   try {
-    u = new URL(tab.url);
+    url = new URL(tab.url);
   } catch {
     return 'no readable URL';
   }
-  const origin = rules.extensionOrigin?.replace(/\/$/, '');
-  if (origin && tab.url.startsWith(origin)) return 'extension page';
-  if (u.protocol === 'chrome-extension:' || u.protocol === 'moz-extension:' || u.protocol === 'extension:') return 'extension page';
-  if (u.protocol === 'file:') {
-    if (!rules.allowFiles) return 'local file';
-  } else if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'browser page';
-  if (LOCKED_HOSTS.some((h) => `${u.host}${u.pathname}`.startsWith(h))) return 'browser page';
-  if (rules.originTabId !== undefined && tab.id === rules.originTabId) return 'selection source';
-  if (rules.originUrl && sameDocument(tab.url, rules.originUrl)) return 'selection source';
-  if (tab.incognito && !rules.allowIncognito) return 'incognito';
-  if (u.hostname && isExcludedHost(u.hostname, rules.excludedDomains)) return 'excluded domain';
-  // By name, without DNS. Unlike fetched pages (lib/net/host-policy.ts), reserved names such as
-  // .test and .example are not private here: a tab on them is whatever the browser resolved.
-  if (u.hostname && !rules.privateNetwork && isPrivateHost(u.hostname)) return 'private network';
-  if (tab.discarded) return 'discarded tab';
-  if (rules.hostAccess === false) return NO_SITE_ACCESS;
-  return undefined;
+  const facts = { tab, url, rules };
+  return SKIP_RULES.find(([, applies]) => applies(facts))?.[0];
 }
 
 export interface ReadPolicyOptions {
@@ -112,12 +138,12 @@ export interface ReadPolicy {
   /** Whether web search is among the chosen sources. */
   readonly web: boolean;
   /** The tab is among the chosen sources (before the privacy rules). */
-  chosen(tab: TabInfo): boolean;
+  chosen: (tab: TabInfo) => boolean;
   /** The page the user is on goes to the model only when the chosen sources include it. */
-  pageChosen(pageTabId: number | undefined): boolean;
-  skipReason(tab: TabInfo): string | undefined;
+  pageChosen: (pageTabId: number | undefined) => boolean;
+  skipReason: (tab: TabInfo) => string | undefined;
   /** A passage or result of the page being checked. */
-  isChecked(source: { url: string; tabId?: number }): boolean;
+  isChecked: (source: { url: string; tabId?: number }) => boolean;
 }
 
 export function readPolicy(o: ReadPolicyOptions): ReadPolicy {

@@ -11,9 +11,10 @@
  *   font under 4 px, pushed away by text-indent); its children may still show, so only its direct
  *   text is dropped. */
 
+/** Plain functions (closures over the page's computed styles), safe to pass on alone. */
 export interface HiddenChecks {
-  isHidden(el: Element): boolean;
-  isTextHidden(el: Element): boolean;
+  isHidden: (el: Element) => boolean;
+  isTextHidden: (el: Element) => boolean;
 }
 
 /** Below this the text is not legible: 3 px text is a line of dots. */
@@ -67,66 +68,92 @@ function hasOwnText(el: Element): boolean {
   return false;
 }
 
-export function createRenderedHiddenChecks(win: Window): HiddenChecks {
-  const doc = win.document;
-  const style = (el: Element) => win.getComputedStyle(el);
-  const opacityOf = new Map<Element, number>();
-  const backgroundOf = new Map<Element, Rgba | null>();
+/** clip: rect(…) on an absolutely placed box leaving at most 1 px of it. */
+function rectClipped(s: CSSStyleDeclaration): boolean {
+  const clip = s.clip;
+  if (!clip?.startsWith('rect(') || (s.position !== 'absolute' && s.position !== 'fixed')) return false;
+  const n = clip.slice(5, -1).split(/[\s,]+/).map((x) => (x === 'auto' ? NaN : parseFloat(x)));
+  const [top = NaN, right = NaN, bottom = NaN, left = NaN] = n;
+  // NaN (auto) never compares true: an auto edge clips nothing.
+  return right - left <= 1 || bottom - top <= 1;
+}
+
+/** clip-path: an inset of half the box or more, or a circle or ellipse of radius 0. */
+function clipPathHides(s: CSSStyleDeclaration, r: DOMRect): boolean {
+  const cp = s.clipPath;
+  if (!cp || cp === 'none') return false;
+  const inset = /^inset\(\s*([\d.]+)(%|px)/.exec(cp);
+  const v = parseFloat(inset?.[1] ?? '0');
+  if (inset?.[2] === '%' && v >= 50) return true;
+  if (inset?.[2] === 'px' && v * 2 >= Math.min(r.width, r.height)) return true;
+  return /^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(cp);
+}
+
+const clippedAway = (s: CSSStyleDeclaration, r: DOMRect): boolean => rectClipped(s) || clipPathHides(s, r);
+
+/** Scaled to nothing, or a box of no size that does not let its text overflow. */
+const collapsed = (s: CSSStyleDeclaration, r: DOMRect): boolean =>
+  (r.width <= 1 || r.height <= 1) && (s.transform !== 'none' || s.overflow !== 'visible' || s.overflowX !== 'visible' || s.overflowY !== 'visible');
+
+/** An element that makes itself the containing block of its position: fixed descendants. */
+const holdsFixed = (s: CSSStyleDeclaration): boolean =>
+  s.transform !== 'none' ||
+  s.perspective !== 'none' ||
+  s.filter !== 'none' ||
+  (!!s.backdropFilter && s.backdropFilter !== 'none') ||
+  /paint|layout|strict|content/.test(s.contain) ||
+  /transform|perspective|filter/.test(s.willChange) ||
+  (!!s.containerType && s.containerType !== 'normal');
+
+/** One rendered page: computed styles and layout, asked lazily and remembered per element. */
+class RenderedPage {
+  private readonly doc: Document;
+  private readonly opacityOf = new Map<Element, number>();
+  private readonly backgroundOf = new Map<Element, Rgba | null>();
+  private reach: { right: number; bottom: number } | undefined;
+
+  constructor(private readonly win: Window) {
+    this.doc = win.document;
+  }
+
+  private style(el: Element): CSSStyleDeclaration {
+    return this.win.getComputedStyle(el);
+  }
 
   /** Opacity through every ancestor (opacity and filter: opacity() multiply). */
-  function effectiveOpacity(el: Element): number {
-    const known = opacityOf.get(el);
+  effectiveOpacity(el: Element): number {
+    const known = this.opacityOf.get(el);
     if (known !== undefined) return known;
-    const s = style(el);
+    const s = this.style(el);
     const own = parseFloat(s.opacity || '1') * filterOpacity(s.filter || '');
     const parent = el.parentElement;
-    const v = own * (parent ? effectiveOpacity(parent) : 1);
-    opacityOf.set(el, v);
+    const v = own * (parent ? this.effectiveOpacity(parent) : 1);
+    this.opacityOf.set(el, v);
     return v;
   }
 
   /** The solid colour behind an element's text: backgrounds up the tree composited; null when an
    * image or gradient is in the way (then nothing can be said about contrast). */
-  function backgroundBehind(el: Element | null): Rgba | null {
+  backgroundBehind(el: Element | null): Rgba | null {
     if (!el) return [255, 255, 255, 1]; // the canvas
-    const known = backgroundOf.get(el);
+    const known = this.backgroundOf.get(el);
     if (known !== undefined) return known;
-    const s = style(el);
+    const s = this.style(el);
     let v: Rgba | null;
     if (s.backgroundImage && s.backgroundImage !== 'none') v = null;
     else {
       const own = parseColor(s.backgroundColor) ?? [0, 0, 0, 0];
-      const under = own[3] >= 1 ? own : backgroundBehind(el.parentElement);
+      const under = own[3] >= 1 ? own : this.backgroundBehind(el.parentElement);
       v = under === null ? null : own[3] >= 1 ? own : over(own, under);
     }
-    backgroundOf.set(el, v);
+    this.backgroundOf.set(el, v);
     return v;
-  }
-
-  function clippedAway(s: CSSStyleDeclaration, r: DOMRect): boolean {
-    const clip = s.clip;
-    if (clip && clip.startsWith('rect(') && (s.position === 'absolute' || s.position === 'fixed')) {
-      const n = clip.slice(5, -1).split(/[\s,]+/).map((x) => (x === 'auto' ? NaN : parseFloat(x)));
-      const [top = NaN, right = NaN, bottom = NaN, left = NaN] = n;
-      if ((!isNaN(right) && !isNaN(left) && right - left <= 1) || (!isNaN(bottom) && !isNaN(top) && bottom - top <= 1)) return true;
-    }
-    const cp = s.clipPath;
-    if (cp && cp !== 'none') {
-      const inset = /^inset\(\s*([\d.]+)(%|px)/.exec(cp);
-      if (inset && ((inset[2] === '%' && parseFloat(inset[1] ?? '0') >= 50) || (inset[2] === 'px' && parseFloat(inset[1] ?? '0') * 2 >= Math.min(r.width, r.height)))) return true;
-      if (/^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(cp)) return true;
-    }
-    return false;
   }
 
   /** Whether a position: fixed element is placed against the viewport (no ancestor makes itself
    * the containing block of fixed descendants): then it never scrolls into view. */
-  function fixedToViewport(el: Element): boolean {
-    for (let a = el.parentElement; a && a !== doc.documentElement; a = a.parentElement) {
-      const s = style(a);
-      if (s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' || (s.backdropFilter && s.backdropFilter !== 'none')) return false;
-      if (/paint|layout|strict|content/.test(s.contain) || /transform|perspective|filter/.test(s.willChange) || (s.containerType && s.containerType !== 'normal')) return false;
-    }
+  private fixedToViewport(el: Element): boolean {
+    for (let a = el.parentElement; a && a !== this.doc.documentElement; a = a.parentElement) if (holdsFixed(this.style(a))) return false;
     return true;
   }
 
@@ -135,12 +162,12 @@ export function createRenderedHiddenChecks(win: Window): HiddenChecks {
    * only when they start within FAR_PX of it (the viewport at first). An element pushed far away
    * widens the document's scroll area, but not this. Measured once, and only for a page that has
    * an element beyond its root box (most pages have none). */
-  let reach: { right: number; bottom: number } | undefined;
-  function reachable(): { right: number; bottom: number } {
-    if (reach) return reach;
+  private reachable(): { right: number; bottom: number } {
+    if (this.reach) return this.reach;
+    const { win } = this;
     const xs: [number, number][] = [];
     const ys: [number, number][] = [];
-    for (const el of doc.querySelectorAll('body, body *')) {
+    for (const el of this.doc.querySelectorAll('body, body *')) {
       const r = el.getBoundingClientRect();
       if (r.width <= 0 && r.height <= 0) continue;
       xs.push([r.left + win.scrollX, r.right + win.scrollX]);
@@ -154,12 +181,13 @@ export function createRenderedHiddenChecks(win: Window): HiddenChecks {
       }
       return end;
     };
-    reach = { right: sweep(xs, win.innerWidth), bottom: sweep(ys, win.innerHeight) };
-    return reach;
+    this.reach = { right: sweep(xs, win.innerWidth), bottom: sweep(ys, win.innerHeight) };
+    return this.reach;
   }
 
-  function offPage(el: Element, s: CSSStyleDeclaration, r: DOMRect): boolean {
-    if (s.position === 'fixed' && fixedToViewport(el)) {
+  private offPage(el: Element, s: CSSStyleDeclaration, r: DOMRect): boolean {
+    const { win } = this;
+    if (s.position === 'fixed' && this.fixedToViewport(el)) {
       // Fixed to the viewport: what is not in it now never is.
       return r.right <= 0 || r.bottom <= 0 || r.left >= win.innerWidth || r.top >= win.innerHeight;
     }
@@ -168,60 +196,65 @@ export function createRenderedHiddenChecks(win: Window): HiddenChecks {
     if (left + r.width < -FAR_PX / 4 || top + r.height < -FAR_PX / 4) return true;
     // Far right or far below: measured against the reach of the rest of the page, which the
     // element cannot stretch (its own box widens the scroll width, so that cannot be the measure).
-    const root = doc.documentElement.getBoundingClientRect();
-    if (left > Math.max(win.innerWidth, root.right + win.scrollX) + FAR_PX && left > reachable().right + FAR_PX) return true;
-    return top > Math.max(win.innerHeight, root.bottom + win.scrollY) + FAR_PX && top > reachable().bottom + FAR_PX;
+    const root = this.doc.documentElement.getBoundingClientRect();
+    if (left > Math.max(win.innerWidth, root.right + win.scrollX) + FAR_PX && left > this.reachable().right + FAR_PX) return true;
+    return top > Math.max(win.innerHeight, root.bottom + win.scrollY) + FAR_PX && top > this.reachable().bottom + FAR_PX;
   }
 
   /** Another element, not an ancestor or descendant, painted over the centre of this one with an
    * opaque background (position: fixed/sticky bars are the page's own chrome, not a cover). */
-  function covered(el: Element, r: DOMRect): boolean {
+  private covered(el: Element, r: DOMRect): boolean {
     const x = r.left + r.width / 2;
     const y = r.top + r.height / 2;
-    if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return false;
-    const top = doc.elementFromPoint(x, y);
+    if (x < 0 || y < 0 || x >= this.win.innerWidth || y >= this.win.innerHeight) return false;
+    const top = this.doc.elementFromPoint(x, y);
     if (!top || top === el || el.contains(top) || top.contains(el)) return false;
     for (let e: Element | null = top; e && !e.contains(el); e = e.parentElement) {
-      const s = style(e);
+      const s = this.style(e);
       if (s.position === 'fixed' || s.position === 'sticky') return false;
       const bg = parseColor(s.backgroundColor);
-      if ((bg && bg[3] >= 0.95 && effectiveOpacity(e) >= 0.95) || (s.backgroundImage && s.backgroundImage !== 'none')) return true;
+      if ((bg && bg[3] >= 0.95 && this.effectiveOpacity(e) >= 0.95) || (s.backgroundImage && s.backgroundImage !== 'none')) return true;
     }
     return false;
   }
 
-  return {
-    isHidden(el) {
-      if (el.getAttribute('aria-hidden') === 'true') return true;
-      if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) {
-        // display: contents has no box of its own, yet its children show.
-        return style(el).display !== 'contents';
-      }
-      if (!(el.textContent ?? '').trim()) return false;
-      if (effectiveOpacity(el) < MIN_OPACITY) return true;
-      const s = style(el);
-      if (s.display === 'contents') return false;
-      const r = el.getBoundingClientRect();
-      if (clippedAway(s, r)) return true;
-      // Scaled to nothing, or a box of no size that does not let its text overflow.
-      if ((r.width <= 1 || r.height <= 1) && (s.transform !== 'none' || s.overflow !== 'visible' || s.overflowX !== 'visible' || s.overflowY !== 'visible')) return true;
-      if (offPage(el, s, r)) return true;
-      return hasOwnText(el) && covered(el, r);
-    },
-    isTextHidden(el) {
-      if (!hasOwnText(el)) return false;
-      const s = style(el);
-      if (parseFloat(s.fontSize) < MIN_FONT_PX) return true;
-      const indent = parseFloat(s.textIndent);
-      if (Math.abs(indent) > FAR_PX) {
-        const r = el.getBoundingClientRect();
-        if (r.left + win.scrollX + indent < -FAR_PX / 4 || indent > Math.max(r.width, win.innerWidth)) return true;
-      }
-      const fg = parseColor(s.color);
-      if (!fg) return false;
-      if (fg[3] < MIN_OPACITY) return true;
-      const bg = backgroundBehind(el);
-      return bg !== null && contrast(over(fg, bg), bg) < MIN_CONTRAST;
-    },
-  };
+  isHidden(el: Element): boolean {
+    if (el.getAttribute('aria-hidden') === 'true') return true;
+    if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) {
+      // display: contents has no box of its own, yet its children show.
+      return this.style(el).display !== 'contents';
+    }
+    if (!(el.textContent ?? '').trim()) return false;
+    if (this.effectiveOpacity(el) < MIN_OPACITY) return true;
+    const s = this.style(el);
+    if (s.display === 'contents') return false;
+    const r = el.getBoundingClientRect();
+    if (clippedAway(s, r) || collapsed(s, r) || this.offPage(el, s, r)) return true;
+    return hasOwnText(el) && this.covered(el, r);
+  }
+
+  isTextHidden(el: Element): boolean {
+    if (!hasOwnText(el)) return false;
+    const s = this.style(el);
+    if (parseFloat(s.fontSize) < MIN_FONT_PX) return true;
+    if (this.indentedAway(el, s)) return true;
+    const fg = parseColor(s.color);
+    if (!fg) return false;
+    if (fg[3] < MIN_OPACITY) return true;
+    const bg = this.backgroundBehind(el);
+    return bg !== null && contrast(over(fg, bg), bg) < MIN_CONTRAST;
+  }
+
+  /** Text pushed out of sight by text-indent (far left of the page, or beyond its own box). */
+  private indentedAway(el: Element, s: CSSStyleDeclaration): boolean {
+    const indent = parseFloat(s.textIndent);
+    if (!(Math.abs(indent) > FAR_PX)) return false;
+    const r = el.getBoundingClientRect();
+    return r.left + this.win.scrollX + indent < -FAR_PX / 4 || indent > Math.max(r.width, this.win.innerWidth);
+  }
+}
+
+export function createRenderedHiddenChecks(win: Window): HiddenChecks {
+  const page = new RenderedPage(win);
+  return { isHidden: (el) => page.isHidden(el), isTextHidden: (el) => page.isTextHidden(el) };
 }

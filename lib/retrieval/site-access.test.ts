@@ -32,8 +32,8 @@ function search(enabled: Partial<Record<'wikipedia' | 'searxng' | 'brave', boole
     ...DEFAULT_SETTINGS.search,
     wikipedia: { enabled: !!enabled.wikipedia, baseURL: fs.urls.wikipedia },
     searxng: { enabled: !!enabled.searxng, baseURL: fs.urls.searxng },
-    brave: { enabled: !!enabled.brave, baseURL: fs.urls.brave, apiKey: fs.keys.brave },
-    tavily: { enabled: false, baseURL: fs.urls.tavily, apiKey: fs.keys.tavily },
+    brave: { enabled: !!enabled.brave, baseURL: fs.urls.brave, apiKey: fs.keys.brave! },
+    tavily: { enabled: false, baseURL: fs.urls.tavily, apiKey: fs.keys.tavily! },
     pagesPerQuery: 2,
     timeoutMs: 2000,
   };
@@ -83,9 +83,7 @@ describe('without access to sites', () => {
   });
 
   it('names missing access when a provider cannot be reached', async () => {
-    const refused: typeof fetch = async () => {
-      throw new TypeError('Failed to fetch');
-    };
+    const refused: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
     const { l } = lib([], { hostAccess: false, search: search({ brave: true }), fetch: refused });
     const r = await l.retrieve({ query: 'Eiffel Tower', web: typedQuery('Eiffel Tower'), k: 4 });
     expect(r.errors).toHaveLength(1);

@@ -34,6 +34,11 @@ describe('hidden text in fetched pages (no layout)', () => {
       expect(hides(css), css).toBe(true);
     for (const css of ['position:absolute;left:640px', 'position:relative;left:40px', 'margin-left:300px', 'position:fixed;bottom:0', 'position:fixed;top:500px', 'position:absolute;top:99999px'])
       expect(hides(css), css).toBe(false);
+    // One of each remaining way.
+    for (const css of ['content-visibility: hidden', 'visibility: collapse', 'transform: translateX(-900px)', 'margin-top:-999px', 'clip-path: circle(0)', 'max-width:1px;overflow-x:clip', 'filter: opacity(5%)'])
+      expect(hides(css), css).toBe(true);
+    for (const css of ['transform: translateX(-90px)', 'margin-top:-9px', 'clip-path: circle(40%)', 'max-width:1px', 'filter: opacity(50%)'])
+      expect(hides(css), css).toBe(false);
     expect(hidesText(parseDeclarations('font-size:2px'))).toBe(true);
     expect(hidesText(parseDeclarations('color:#fff;background:#FFFFFF'))).toBe(true);
     expect(hidesText(parseDeclarations('color:#fff;background:#000'))).toBe(false);

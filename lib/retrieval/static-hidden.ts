@@ -8,9 +8,10 @@
  * zero-size boxes with overflow hidden, text in its own background colour) without guessing.
  * External stylesheets are not fetched: that would be a request on the page's behalf. */
 
+/** Plain functions (closures over the document's rules), safe to pass on alone. */
 export interface StaticHiddenChecks {
-  isHidden(el: Element): boolean;
-  isTextHidden(el: Element): boolean;
+  isHidden: (el: Element) => boolean;
+  isTextHidden: (el: Element) => boolean;
 }
 
 import { contrast, parseColor } from './rendered-hidden';
@@ -106,38 +107,59 @@ function normColor(v: string | undefined): string | undefined {
   return named[s] ?? s;
 }
 
+type Hider = (d: Decls, screen: Screen) => boolean;
+
+const positionOf = (d: Decls) => d.get('position');
+const isPositioned = (d: Decls) => ['absolute', 'fixed', 'relative'].includes(positionOf(d) ?? '');
+const filterOpacity = (filter: string): number => {
+  const fo = /opacity\(\s*([\d.]+)(%?)/.exec(filter);
+  if (!fo) return 1;
+  const v = parseFloat(fo[1] ?? '1');
+  return fo[2] ? v / 100 : v;
+};
+
+const notDisplayed: Hider = (d) => d.get('display') === 'none' || d.get('content-visibility') === 'hidden' || ['hidden', 'collapse'].includes(d.get('visibility') ?? '');
+const transparent: Hider = (d) => {
+  const opacity = d.get('opacity');
+  return (opacity !== undefined && parseFloat(opacity) < 0.1) || filterOpacity(d.get('filter') ?? '') < 0.1;
+};
+const scaledToNothing: Hider = (d) => /scale[xy]?\(\s*0(\.0*)?\s*[,)]/.test(d.get('transform') ?? '');
+const translatedFar: Hider = (d) => [...(d.get('transform') ?? '').matchAll(/translate[xy3d]*\(([^)]*)\)/g)].some((m) => (m[1] ?? '').split(',').some((v) => Math.abs(px(v)) >= FAR));
+/** Pushed far left or up by an offset or a negative margin. */
+const offsetFarBack: Hider = (d) =>
+  (isPositioned(d) && ['left', 'top', 'right'].some((k) => px(d.get(k)) <= -FAR)) || ['margin-left', 'margin-top'].some((k) => px(d.get(k)) <= -FAR);
+/** Pushed right beyond the screen: the element's own box stretches the page's scroll width, so
+ * the page looks wide enough to hold it; nobody scrolls that far into blank space. */
+const pushedRight: Hider = (d, screen) => {
+  const farRight = screen.width + FAR;
+  return (isPositioned(d) && px(d.get('left')) >= farRight) || px(d.get('margin-left')) >= farRight;
+};
+/** Fixed to the viewport, which never scrolls: placed beyond the screen, it is never seen. */
+const fixedOffScreen: Hider = (d, screen) =>
+  positionOf(d) === 'fixed' && (px(d.get('top')) >= screen.height || px(d.get('left')) >= screen.width || px(d.get('bottom')) <= -FAR);
+const clippedToNothing: Hider = (d) => {
+  const clip = d.get('clip') ?? '';
+  const clipPath = d.get('clip-path') ?? '';
+  return (
+    /^rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)$|^rect\(\s*1px[\s,]+1px[\s,]+1px[\s,]+1px\s*\)$/.test(clip) ||
+    /^inset\(\s*(50|[5-9]\d|100)%/.test(clipPath) ||
+    /^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(clipPath)
+  );
+};
+/** A box of at most 1 px that hides what overflows it. */
+const collapsedBox: Hider = (d) =>
+  ['overflow', 'overflow-x', 'overflow-y'].some((k) => /hidden|clip/.test(d.get(k) ?? '')) &&
+  ['width', 'height', 'max-width', 'max-height'].some((k) => {
+    const v = px(d.get(k));
+    return !isNaN(v) && v <= 1;
+  });
+
+/** Each way declarations can hide a whole element. */
+const HIDERS: readonly Hider[] = [notDisplayed, transparent, scaledToNothing, translatedFar, offsetFarBack, pushedRight, fixedOffScreen, clippedToNothing, collapsedBox];
+
 /** The whole element is invisible by these declarations, on this screen. */
 export function hidesElement(d: Decls, screen: Screen = SCREENS[0] as Screen): boolean {
-  if (d.get('display') === 'none') return true;
-  const vis = d.get('visibility');
-  if (vis === 'hidden' || vis === 'collapse') return true;
-  if (d.get('content-visibility') === 'hidden') return true;
-  const opacity = d.get('opacity');
-  if (opacity !== undefined && parseFloat(opacity) < 0.1) return true;
-  const filter = d.get('filter') ?? '';
-  const fo = /opacity\(\s*([\d.]+)(%?)/.exec(filter);
-  if (fo && (fo[2] ? parseFloat(fo[1] ?? '1') / 100 : parseFloat(fo[1] ?? '1')) < 0.1) return true;
-  const transform = d.get('transform') ?? '';
-  if (/scale[xy]?\(\s*0(\.0*)?\s*[,)]/.test(transform)) return true;
-  for (const m of transform.matchAll(/translate[xy3d]*\(([^)]*)\)/g)) if ((m[1] ?? '').split(',').some((v) => Math.abs(px(v)) >= FAR)) return true;
-  const position = d.get('position');
-  const positioned = position === 'absolute' || position === 'fixed';
-  if ((positioned || position === 'relative') && ['left', 'top', 'right', 'margin-left', 'margin-top'].some((k) => px(d.get(k)) <= -FAR)) return true;
-  if (['margin-left', 'margin-top'].some((k) => px(d.get(k)) <= -FAR)) return true;
-  // Pushed right beyond the screen: the element's own box stretches the page's scroll width, so
-  // the page looks wide enough to hold it; nobody scrolls that far into blank space.
-  const farRight = screen.width + FAR;
-  if ((positioned || position === 'relative') && px(d.get('left')) >= farRight) return true;
-  if (px(d.get('margin-left')) >= farRight) return true;
-  // Fixed to the viewport, which never scrolls: placed beyond the screen, it is never seen.
-  if (position === 'fixed' && (px(d.get('top')) >= screen.height || px(d.get('left')) >= screen.width || px(d.get('bottom')) <= -FAR)) return true;
-  const clip = d.get('clip');
-  if (clip && /^rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)$|^rect\(\s*1px[\s,]+1px[\s,]+1px[\s,]+1px\s*\)$/.test(clip)) return true;
-  const clipPath = d.get('clip-path') ?? '';
-  if (/^inset\(\s*(50|[5-9]\d|100)%/.test(clipPath) || /^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(clipPath)) return true;
-  const overflowHidden = ['overflow', 'overflow-x', 'overflow-y'].some((k) => /hidden|clip/.test(d.get(k) ?? ''));
-  if (overflowHidden && ['width', 'height', 'max-width', 'max-height'].some((k) => { const v = px(d.get(k)); return !isNaN(v) && v <= 1; })) return true;
-  return false;
+  return HIDERS.some((hides) => hides(d, screen));
 }
 
 /** Only the element's own text is invisible by these declarations. */
@@ -242,7 +264,7 @@ function checksFor(rules: Rule[], query: (sel: string) => Element[], screen: Scr
   const won = new Map<Element, Map<string, { value: string; weight: number }>>();
   const apply = (el: Element, name: string, value: string, weight: number) => {
     let props = won.get(el);
-    if (!props) won.set(el, (props = new Map()));
+    if (!props) won.set(el, (props = new Map<string, { value: string; weight: number }>()));
     const prev = props.get(name);
     if (!prev || weight >= prev.weight) props.set(name, { value, weight });
   };

@@ -33,6 +33,12 @@ describe('which tabs are read', () => {
     expect(why('https://example.com', { discarded: true })).toBe('discarded tab');
     expect(why('https://news.example/story#top', {}, { originUrl: 'https://news.example/story' })).toBe('selection source');
     expect(skipReason(tab(7, 'https://x.example'), { ...rules, originTabId: 7 })).toBe('selection source');
+    expect(why('not a web address')).toBe('no readable URL');
+    expect(why('http://192.168.1.20/')).toBe('private network');
+    expect(why('http://192.168.1.20/', {}, { privateNetwork: true })).toBeUndefined();
+    // The first rule that applies gives the reason.
+    expect(why('https://mail.google.com/', { incognito: true, discarded: true })).toBe('incognito');
+    expect(why('chrome-extension://abc/x.html', { incognito: true })).toBe('extension page');
   });
 
   it('matches excluded domains written with schemes, wildcards or paths', () => {
@@ -96,15 +102,15 @@ describe('reading tabs', () => {
     const tabs = [tab(1, 'https://a.example/')];
     const adapter = createMemoryTabs(tabs);
     const first = await readTabs(tabs, adapter, rules, { cache });
-    expect(first.statuses[0].status).toBe('read');
+    expect(first.statuses[0]!.status).toBe('read');
     const second = await readTabs(tabs, adapter, rules, { cache });
-    expect(second.statuses[0].status).toBe('cached');
-    expect(second.pages[0].page.text).toBe('Readable text of tab 1.');
+    expect(second.statuses[0]!.status).toBe('cached');
+    expect(second.pages[0]!.page.text).toBe('Readable text of tab 1.');
     expect(adapter.reads).toEqual([1]);
-    tabs[0].page = { url: 'https://a.example/', hash: 'changed', title: 'Tab 1', text: 'New text.', headings: [] };
+    tabs[0]!.page = { url: 'https://a.example/', hash: 'changed', title: 'Tab 1', text: 'New text.', headings: [] };
     const third = await readTabs(tabs, adapter, rules, { cache });
-    expect(third.statuses[0].status).toBe('read');
-    expect(third.pages[0].page.text).toBe('New text.');
+    expect(third.statuses[0]!.status).toBe('read');
+    expect(third.pages[0]!.page.text).toBe('New text.');
     expect((await cache.get('https://a.example/'))?.hash).toBe('changed');
   });
 });

@@ -1,7 +1,7 @@
 /** Open tabs as a library: which tabs may be read (privacy rules), and reading them with bounded
  * concurrency, a per-tab time-out and a status per tab for the run's trace. Browser access sits
  * behind `TabsAdapter` (lib/browser/tabs-adapter.ts in the extension, fakes in tests). */
-import type { PageCache } from './page-cache';
+import type { CachedPage, PageCache } from './page-cache';
 import type { ReadablePage } from './page';
 import type { SourceStatus } from '../core/passage';
 import { cutNote } from './pdf';
@@ -82,12 +82,12 @@ export async function withTimeout<T>(ms: number, outer: AbortSignal | undefined,
 
 /** Runs `fn` over `items` with at most `limit` in flight. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i], i);
+      out[i] = await fn(items[i]!, i); // i < items.length: checked above, before any await
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
@@ -96,18 +96,15 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T, i: nu
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e)).slice(0, 200);
 
-/** Filters the tabs, then reads the allowed ones (cache first). Never throws for one tab. */
-export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: TabRules, opts: ReadTabsOptions = {}): Promise<TabsReadResult> {
-  const now = opts.now ?? Date.now;
-  const statuses: SourceStatus[] = [];
-  const status = (tab: TabInfo, s: SourceStatus['status'], reason?: string) =>
-    statuses.push({ url: tab.url, title: tab.title, origin: 'tab', status: s, tabId: tab.id, ...(reason ? { reason } : {}) });
+type StatusOf = (tab: TabInfo, s: SourceStatus['status'], reason?: string) => void;
 
+/** The tabs to read, in order: allowed by the rules, one per document, at most `maxTabs`; each
+ * left out gets its status with the reason. */
+function tabsToRead(tabs: TabInfo[], rules: TabRules, maxTabs: number, status: StatusOf): TabInfo[] {
   const toRead: TabInfo[] = [];
   const seen = new Map<string, number>();
-  const fullRules = { ...rules, extensionOrigin: rules.extensionOrigin ?? adapter.extensionOrigin };
   for (const tab of tabs) {
-    const why = skipReason(tab, fullRules);
+    const why = skipReason(tab, rules);
     if (why) {
       status(tab, 'skipped', why);
       continue;
@@ -119,31 +116,46 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
       continue;
     }
     seen.set(key, tab.id);
-    if (toRead.length >= (opts.maxTabs ?? 200)) {
+    if (toRead.length >= maxTabs) {
       status(tab, 'skipped', 'too many tabs');
       continue;
     }
     toRead.push(tab);
   }
+  return toRead;
+}
+
+const pageFromCache = (c: CachedPage): ReadablePage => ({ url: c.url, hash: c.hash, title: c.title, text: c.text, headings: c.headings, lang: c.lang, ...(c.pdf ? { pdf: c.pdf } : {}) });
+
+/** One tab's page: the cached copy when the tab says it is unchanged, else what it read (stored
+ * in the cache when it has text). */
+async function readTab(tab: TabInfo, adapter: TabsAdapter, opts: ReadTabsOptions): Promise<{ page: ReadablePage; fromCache: boolean }> {
+  const cached = await opts.cache?.get(tab.url);
+  const ms = Math.max(opts.timeoutMs ?? 5000, adapter.timeoutFor?.(tab) ?? 0);
+  const r = await withTimeout(ms, opts.signal, (signal) => adapter.read(tab, { knownHash: cached?.hash, signal }));
+  if (r.kind === 'unchanged') {
+    if (!cached || cached.hash !== r.hash) throw new Error('tab reported unchanged without a cached copy');
+    return { page: pageFromCache(cached), fromCache: true };
+  }
+  const page = { ...r.page, url: tab.url };
+  if (page.text.trim()) await opts.cache?.put({ ...page, storedAt: (opts.now ?? Date.now)() });
+  return { page, fromCache: false };
+}
+
+/** Filters the tabs, then reads the allowed ones (cache first). Never throws for one tab. */
+export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: TabRules, opts: ReadTabsOptions = {}): Promise<TabsReadResult> {
+  const statuses: SourceStatus[] = [];
+  const status: StatusOf = (tab, s, reason) => statuses.push({ url: tab.url, title: tab.title, origin: 'tab', status: s, tabId: tab.id, ...(reason ? { reason } : {}) });
+  const toRead = tabsToRead(tabs, { ...rules, extensionOrigin: rules.extensionOrigin ?? adapter.extensionOrigin }, opts.maxTabs ?? 200, status);
 
   const pages: TabPage[] = [];
-  const timeoutMs = opts.timeoutMs ?? 5000;
   await mapLimit(toRead, opts.concurrency ?? 4, async (tab) => {
     if (opts.signal?.aborted) {
       status(tab, 'skipped', 'cancelled');
       return;
     }
     try {
-      const cached = await opts.cache?.get(tab.url);
-      const r = await withTimeout(Math.max(timeoutMs, adapter.timeoutFor?.(tab) ?? 0), opts.signal, (signal) => adapter.read(tab, { knownHash: cached?.hash, signal }));
-      let page: ReadablePage;
-      if (r.kind === 'unchanged') {
-        if (!cached || cached.hash !== r.hash) throw new Error('tab reported unchanged without a cached copy');
-        page = { url: cached.url, hash: cached.hash, title: cached.title, text: cached.text, headings: cached.headings, lang: cached.lang, ...(cached.pdf ? { pdf: cached.pdf } : {}) };
-      } else {
-        page = { ...r.page, url: tab.url };
-        if (page.text.trim()) await opts.cache?.put({ ...page, storedAt: now() });
-      }
+      const { page, fromCache } = await readTab(tab, adapter, opts);
       if (!page.text.trim()) {
         status(tab, 'skipped', 'no readable text');
         return;
@@ -152,7 +164,7 @@ export async function readTabs(tabs: TabInfo[], adapter: TabsAdapter, rules: Tab
       pages.push({ tab, page });
       opts.onPage?.({ tab, page });
       // A source cut at the size cap says so, and where (a PDF: on which page).
-      status(tab, r.kind === 'unchanged' ? 'cached' : 'read', cutNote(page));
+      status(tab, fromCache ? 'cached' : 'read', cutNote(page));
     } catch (e) {
       status(tab, opts.signal?.aborted ? 'skipped' : 'failed', opts.signal?.aborted ? 'cancelled' : message(e));
     }

@@ -71,8 +71,9 @@ function scan(text: string, keepStopwords: boolean, caps?: boolean[]): string[] 
         continue;
       }
       const chars = Array.from(run);
-      if (chars.length === 1) out.push(chars[0]);
-      for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+      if (chars.length === 1) out.push(run);
+      // Overlapping character pairs (bigrams).
+      for (let i = 1; i < chars.length; i++) out.push(chars[i - 1]! + chars[i]!);
     }
     // Scripts without case: no capital evidence.
     if (caps) while (caps.length < out.length) caps.push(false);
@@ -86,10 +87,10 @@ function scan(text: string, keepStopwords: boolean, caps?: boolean[]): string[] 
 export function titleVariants(title: string): string[] {
   const out = new Set<string>();
   const noParen = title.replace(/\s*[(（][^)）]*[)）]\s*/g, ' ').trim();
-  const site = noParen.split(/\s+[-|–—·:]\s+/)[0].trim();
+  const [site = ''] = noParen.split(/\s+[-|–—·:]\s+/).map((s) => s.trim());
   for (const t of [noParen, site]) {
     if (t) out.add(t);
-    const comma = t.split(/,\s+/)[0].trim();
+    const [comma = ''] = t.split(/,\s+/).map((s) => s.trim());
     if (comma && comma !== t) out.add(comma);
   }
   return [...out];

@@ -12,7 +12,7 @@ describe('open tabs read ahead of questions', () => {
   it('reads tabs as they load, one at a time, by the same rules; a question then reads none of them again', async () => {
     const tabs = [tab(1, 'https://a.example/x', 'Alpha text.'), tab(2, 'https://b.example/y', 'Beta text.'), tab(3, 'https://online.bank.example/', 'Balance 1,200.')];
     const inner = createMemoryTabs(tabs);
-    const warm = new WarmTabs({ inner, cache: createMemoryPageCache(), rules: async () => rules, settleMs: 5 });
+    const warm = new WarmTabs({ inner, cache: createMemoryPageCache(), rules: () => Promise.resolve(rules), settleMs: 5 });
     await warm.warmAll();
     await warm.idle();
     expect(inner.reads.sort()).toEqual([1, 2]); // the excluded site is never read
@@ -26,13 +26,13 @@ describe('open tabs read ahead of questions', () => {
     const tabs = [tab(1, 'https://a.example/x', 'Alpha text.')];
     const inner = createMemoryTabs(tabs);
     let on = true;
-    const warm = new WarmTabs({ inner, cache: createMemoryPageCache(), rules: async () => (on ? rules : undefined), settleMs: 5 });
+    const warm = new WarmTabs({ inner, cache: createMemoryPageCache(), rules: () => Promise.resolve(on ? rules : undefined), settleMs: 5 });
     await warm.warmAll();
     await warm.idle();
     tabs[0] = tab(1, 'https://a.example/x', 'Alpha text, edited.');
     warm.changed(1);
     await warm.idle();
-    expect((await warm.adapter.read(tabs[0]!, { signal })) ).toMatchObject({ page: { text: 'Alpha text, edited.' } });
+    expect(await warm.adapter.read(tabs[0], { signal })).toMatchObject({ page: { text: 'Alpha text, edited.' } });
     warm.removed(1);
     expect(warm.size).toBe(0);
     on = false;
@@ -46,7 +46,7 @@ describe('open tabs read ahead of questions', () => {
     const tabs = [tab(1, 'https://a.example/x', 'Alpha text.')];
     const inner = createMemoryTabs(tabs);
     let granted = false;
-    const warm = new WarmTabs({ inner, cache: createMemoryPageCache(), rules: async () => (granted ? rules : undefined), settleMs: 5 });
+    const warm = new WarmTabs({ inner, cache: createMemoryPageCache(), rules: () => Promise.resolve(granted ? rules : undefined), settleMs: 5 });
     await warm.warmAll();
     await warm.idle();
     expect(inner.reads).toEqual([]);
@@ -62,13 +62,13 @@ describe('open tabs read ahead of questions', () => {
     const inner = createMemoryTabs(tabs);
     const cache = createMemoryPageCache();
     let saved: WarmRecord[] = [];
-    const persist = { load: async () => saved, save: async (r: WarmRecord[]) => void (saved = r) };
-    const first = new WarmTabs({ inner, cache, rules: async () => rules, persist, settleMs: 5 });
+    const persist = { load: () => Promise.resolve(saved), save: (r: WarmRecord[]) => Promise.resolve(void (saved = r)) };
+    const first = new WarmTabs({ inner, cache, rules: () => Promise.resolve(rules), persist, settleMs: 5 });
     await first.warmAll();
     await first.idle();
     expect(saved.map((r) => r.tabId)).toEqual([1]);
     inner.reads.length = 0;
-    const restarted = new WarmTabs({ inner, cache, rules: async () => rules, persist, settleMs: 5 });
+    const restarted = new WarmTabs({ inner, cache, rules: () => Promise.resolve(rules), persist, settleMs: 5 });
     expect(await restarted.adapter.read(tabs[0]!, { signal })).toMatchObject({ kind: 'page', page: { text: 'Alpha text.' } });
     expect(inner.reads).toEqual([]);
     // A tab that navigated elsewhere is not given the old text.

@@ -112,9 +112,10 @@ export const settingsSchema = fieldsSchema.superRefine((s, ctx) => {
     for (const def of SEARCH_PROVIDERS) {
       const own = s.search[def.id] as Record<string, unknown>;
       if (!own.enabled) continue;
+      const text = (key: string): string => (typeof own[key] === 'string' ? own[key] : '');
       for (const f of def.fields)
-        if (f.requiredWhenEnabled && !String(own[f.key] ?? '').trim()) ctx.addIssue({ code: 'custom', path: ['search', def.id, f.key], message: 'required' satisfies ProblemCode });
-      if (String(own.apiKey ?? '').trim() && sendsKeyInClear(String(own.baseURL ?? '')))
+        if (f.requiredWhenEnabled && !text(f.key).trim()) ctx.addIssue({ code: 'custom', path: ['search', def.id, f.key], message: 'required' satisfies ProblemCode });
+      if (text('apiKey').trim() && sendsKeyInClear(text('baseURL')))
         ctx.addIssue({ code: 'custom', path: ['search', def.id, 'baseURL'], message: 'url-insecure' satisfies ProblemCode });
     }
   });

@@ -13,7 +13,7 @@ function leave(name: string, version: number, stores: Record<string, IDBObjectSt
       req.result.close();
       resolve();
     };
-    req.onerror = () => reject(req.error);
+    req.onerror = () => reject(req.error ?? new Error('indexedDB.open failed'));
   });
 }
 

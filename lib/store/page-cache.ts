@@ -29,19 +29,22 @@ export function createMemoryPageCache(max = 500): PageCache & { readonly size: n
     get size() {
       return pages.size;
     },
-    async get(url) {
-      return pages.get(url);
+    get(url) {
+      return Promise.resolve(pages.get(url));
     },
-    async put(page) {
+    put(page) {
       pages.delete(page.url);
       pages.set(page.url, page);
       while (pages.size > max) pages.delete(pages.keys().next().value as string);
+      return Promise.resolve();
     },
-    async delete(url) {
+    delete(url) {
       pages.delete(url);
+      return Promise.resolve();
     },
-    async clear() {
+    clear() {
       pages.clear();
+      return Promise.resolve();
     },
   };
 }

@@ -94,7 +94,7 @@ export function threadStore(database: RatifyDb = db()) {
     turns: async (threadId: string, max = 4): Promise<ThreadTurn[]> => turnsOf(await runsOf(threadId), max),
     /** Ids of the thread's runs (for deleting them through the worker, which cancels live ones). */
     async runIds(threadId: string): Promise<string[]> {
-      return (await database.runIndex.where('threadId').equals(threadId).primaryKeys()) as string[];
+      return database.runIndex.where('threadId').equals(threadId).primaryKeys();
     },
   };
 }

@@ -5,36 +5,19 @@
  * and the settings, site access and history are checked where the user sees them, and the thread
  * is continued.
  */
-import { expect, test as base } from '@playwright/test';
-import type { Page } from 'puppeteer-core';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startHarness, type Harness } from '../harness/index.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { olderBuild, type OlderBuild } from '../e2e/older-build.ts';
 import { FIREFOX_EXTENSION_DIR, GECKO_ID, launchFirefox } from './launch.ts';
+import { expect, FirefoxPanel, test as base } from './fixtures.ts';
 
-const test = base.extend<object, { harness: Harness; older: OlderBuild }>({
-  harness: [
-    async ({}, use) => {
-      const h = await startHarness();
-      await use(h);
-      await h.close();
-    },
-    { scope: 'worker' },
-  ],
+const test = base.extend<object, { older: OlderBuild }>({
   older: [async ({}, use) => use(await olderBuild()), { scope: 'worker', timeout: 300_000 }],
 });
 
-type Ext = { browser: { runtime: { getManifest(): { version: string; icons?: unknown } }; storage: { local: { get(k: string): Promise<Record<string, unknown>>; set(v: object): Promise<void> } } } };
-const ext = (page: Page) => page.evaluate(() => (globalThis as unknown as Ext).browser.runtime.getManifest());
-const text = (page: Page, selector: string) => page.evaluate((s) => [...document.querySelectorAll(s)].map((e) => (e as HTMLElement).innerText.trim()), selector);
-
-async function ask(panel: Page, question: string, runs: number): Promise<void> {
-  await panel.locator('textarea').fill(question);
-  await panel.keyboard.press('Enter');
-  await expect.poll(() => text(panel, '[data-testid=run-status]'), { timeout: 40_000 }).toEqual(Array(runs).fill('Done'));
-}
+type Manifest = { version: string; icons?: unknown };
+const manifestOf = (panel: FirefoxPanel) => panel.page.evaluate(() => (globalThis as unknown as { browser: { runtime: { getManifest(): Manifest } } }).browser.runtime.getManifest());
 
 test('Firefox: an update from the previous release keeps settings, site access and threads, and they are usable', async ({ harness, older }) => {
   test.setTimeout(150_000);
@@ -48,26 +31,26 @@ test('Firefox: an update from the previous release keeps settings, site access a
   const ff = await launchFirefox({ extensionDir: older.firefox });
   try {
     // --- The previous release, used.
-    const first = await ff.openExtensionPage('sidepanel.html');
-    const olderManifest = JSON.parse(await readFile(path.join(older.firefox, 'manifest.json'), 'utf8')) as { version: string; icons?: unknown };
+    const first = await FirefoxPanel.open(ff);
+    const olderManifest = JSON.parse(await readFile(path.join(older.firefox, 'manifest.json'), 'utf8')) as Manifest;
     // Which build runs (the icons came after 0.1.0; Firefox reports none as null).
-    expect(await ext(first)).toMatchObject({ version: olderManifest.version, icons: olderManifest.icons ?? null });
-    await first.evaluate(async (settings) => (globalThis as unknown as Ext).browser.storage.local.set({ settings }), { version: older.settingsVersion, ...harness.settingsPatch() });
+    expect(await manifestOf(first)).toMatchObject({ version: olderManifest.version, icons: olderManifest.icons ?? null });
+    await first.configure({ ...harness.settingsPatch(), version: older.settingsVersion });
     await ff.grantSiteAccess();
     const article = await ff.browser.newPage();
     await article.goto(harness.site.url('/articles/marie-curie.html'));
-    await first.bringToFront();
-    await ask(first, 'Who was Marie Curie?', 1);
-    const settingsBefore = await first.evaluate(() => (globalThis as unknown as Ext).browser.storage.local.get('settings'));
-    await first.close();
+    await first.page.bringToFront();
+    await first.askAndWait('Who was Marie Curie?', 1);
+    const settingsBefore = await first.settings();
+    await first.page.close();
 
     // --- The update: this build installed over it, same add-on id.
     expect(await ff.browser.installExtension(FIREFOX_EXTENSION_DIR)).toBe(GECKO_ID);
-    const panel = await ff.openExtensionPage('sidepanel.html');
+    const panel = await FirefoxPanel.open(ff);
     const current = JSON.parse(await readFile(path.join(FIREFOX_EXTENSION_DIR, 'manifest.json'), 'utf8')) as { icons: Record<string, string> };
     // This build runs now (Firefox gives the icons as full URLs).
-    expect(Object.keys(((await ext(panel)).icons ?? {}) as object)).toEqual(Object.keys(current.icons));
-    expect(await panel.evaluate(() => (globalThis as unknown as Ext).browser.storage.local.get('settings'))).toEqual(settingsBefore);
+    expect(Object.keys((await manifestOf(panel)).icons ?? {})).toEqual(Object.keys(current.icons));
+    expect(await panel.settings()).toEqual(settingsBefore);
 
     const options = await ff.openExtensionPage('options.html');
     expect(await options.$eval('[data-testid=site-access-setting]', (e) => e.getAttribute('data-state'))).toBe('granted');
@@ -75,12 +58,12 @@ test('Firefox: an update from the previous release keeps settings, site access a
     await options.close();
 
     // History keeps the thread; reopened, it goes on with its conversation.
-    await panel.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((t) => t.innerText.trim() === 'History')?.click());
-    await expect.poll(() => text(panel, '.history-list li .history-text')).toEqual(['Who was Marie Curie?']);
-    await panel.locator('.history-list li .history-item').click();
-    await expect.poll(() => text(panel, '[data-testid=answer]')).toEqual([expect.stringContaining('Nobel Prize in Physics')]);
-    await ask(panel, 'Where was she born?', 2);
-    expect((await text(panel, '[data-testid=answer]'))[1]).toContain('born in Warsaw');
+    await panel.page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((t) => t.innerText.trim() === 'History')?.click());
+    await expect.poll(() => panel.texts('.history-list li .history-text')).toEqual(['Who was Marie Curie?']);
+    await panel.page.locator('.history-list li .history-item').click();
+    await expect.poll(() => panel.answers()).toEqual([expect.stringContaining('Nobel Prize in Physics')]);
+    await panel.askAndWait('Where was she born?', 2);
+    expect((await panel.answers())[1]).toContain('born in Warsaw');
     const lastGate = harness.llm.chatRequests().filter((r) => r.stage === 'gate').at(-1);
     expect(JSON.stringify(lastGate?.body)).toContain('Q1: Who was Marie Curie?');
   } finally {

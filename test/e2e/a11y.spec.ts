@@ -22,7 +22,7 @@ async function audit(page: Page, what: string): Promise<void> {
   await page.emulateMedia({ colorScheme: null });
 }
 
-test('axe-core: the panel (welcome, thread with answers, tab picker, history) and the settings have no serious or critical violation', async ({ context, extensionId, harness, configureForHarness, openPanel }) => {
+test('axe-core: the panel (welcome, thread with answers, tab picker, history) and the settings have no serious or critical violation', async ({ context, extensionId, harness, configureForHarness, openPanel, sidePanel }) => {
   const welcome = await openPanel();
   await welcome.getByTestId('onboarding').waitFor();
   await welcome.getByText('Ollama on this computer', { exact: true }).click();
@@ -34,7 +34,8 @@ test('axe-core: the panel (welcome, thread with answers, tab picker, history) an
   await options.getByRole('heading', { level: 1 }).waitFor();
   await audit(options, 'settings');
 
-  const { panel } = await followUp({ context, harness, configureForHarness, openPanel });
+  const { panel: panelView } = await followUp({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await panel.getByTestId('trace').last().locator(':scope > summary').click();
   await audit(panel, 'panel: thread');
   await panel.getByRole('textbox', { name: 'Question' }).pressSequentially('@');
@@ -46,8 +47,9 @@ test('axe-core: the panel (welcome, thread with answers, tab picker, history) an
   await audit(panel, 'panel: history');
 });
 
-test('axe-core: a page with verdict marks, and the panel that made them', async ({ context, worker, harness, configureForHarness, openPanel }) => {
-  const { panel, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, openPanel });
+test('axe-core: a page with verdict marks, and the panel that made them', async ({ context, worker, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await audit(page, 'page with marks');
   await page.locator('[data-ratify-mark][tabindex="0"]').first().focus();
   await audit(page, 'page with marks, tooltip open');
@@ -84,14 +86,15 @@ test('keyboard: arrow keys move between the panel’s tabs, every control shows 
   }
 });
 
-test('axe-core: the panel’s start and a page check report, and the checked page with its marks', async ({ context, harness, configureForHarness, openPanel }) => {
+test('axe-core: the panel’s start and a page check report, and the checked page with its marks', async ({ context, harness, configureForHarness, openPanel, sidePanel }) => {
   test.setTimeout(90_000);
   await configureForHarness();
   const start = await openPanel();
   await start.getByTestId('start').waitFor();
   await audit(start, 'panel: start');
   await start.close();
-  const { panel, article } = await checkThisPage({ context, harness, configureForHarness, openPanel });
+  const { panel: panelView, article } = await checkThisPage({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await audit(panel, 'panel: page check report');
   await audit(article, 'checked page with marks');
 });

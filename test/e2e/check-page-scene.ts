@@ -7,6 +7,8 @@ import type { Page } from '@playwright/test';
 import { pipelineResponder, type ScenarioClaim } from '../harness/pipeline-responder.ts';
 import type { Latency, Responder } from '../harness/fake-llm.ts';
 import type { SceneFixtures } from './scenes.ts';
+import type { Panel } from './pages/panel.ts';
+import { PageMarks } from './pages/page-marks.ts';
 
 export const ARTICLE = '/check/landmarks.html';
 
@@ -82,7 +84,7 @@ export const SUMMARY = '8 claims: 4 supported · 2 corrected · 1 refuted · 1 u
 
 /** The article and its evidence tabs open, the panel beside them; "Check this page" clicked in the
  * panel's start. Returns without waiting for the end (`finished` does). */
-export async function startPageCheck(f: SceneFixtures, o: { latency?: Latency; claims?: ScenarioClaim[]; wrap?: (model: Responder) => Responder } = {}): Promise<{ panel: Page; article: Page; url: string }> {
+export async function startPageCheck(f: SceneFixtures, o: { latency?: Latency; claims?: ScenarioClaim[]; wrap?: (model: Responder) => Responder } = {}): Promise<{ panel: Panel; article: Page; url: string }> {
   const model = pipelineResponder({ claims: o.claims ?? LANDMARK_CLAIMS });
   f.harness.llm.setResponder(o.wrap ? o.wrap(model) : model);
   if (o.latency) f.harness.llm.setLatency(o.latency);
@@ -91,22 +93,22 @@ export async function startPageCheck(f: SceneFixtures, o: { latency?: Latency; c
   const url = f.harness.site.url(ARTICLE);
   const article = await f.context.newPage();
   await article.goto(url);
-  const panel = await f.openPanel();
+  const panel = await f.sidePanel();
   // The user is reading the article; the panel (here a tab beside it) offers to check it.
   await article.bringToFront();
-  const start = panel.getByTestId('start');
+  const start = panel.page.getByTestId('start');
   await start.getByText('Two landmarks of Paris').waitFor();
   await start.getByRole('button', { name: 'Check this page' }).click();
   return { panel, article, url };
 }
 
-export async function finished(panel: Page): Promise<void> {
-  await panel.locator('[data-testid="run-status"]').filter({ hasText: 'Done' }).first().waitFor({ timeout: 40_000 });
+export async function finished(panel: Panel): Promise<void> {
+  await panel.waitForEnd('Done', 40_000);
 }
 
-export async function checkThisPage(f: SceneFixtures): Promise<{ panel: Page; article: Page; url: string }> {
+export async function checkThisPage(f: SceneFixtures): Promise<{ panel: Panel; article: Page; url: string }> {
   const r = await startPageCheck(f);
   await finished(r.panel);
-  await r.article.locator('[data-ratify-mark]').first().waitFor({ timeout: 10_000 });
+  await new PageMarks(r.article).waitForMarks();
   return r;
 }

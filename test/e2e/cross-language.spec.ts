@@ -2,7 +2,7 @@ import { expect, test } from './fixtures.ts';
 import { dataBlocks, pipelineResponder } from '../harness/pipeline-responder.ts';
 import { pagesCached } from './page-cache.ts';
 
-test('an English question is answered from a French tab, through a query the model writes in French from the library catalogue', async ({ context, harness, configureForHarness, openPanel }) => {
+test('an English question is answered from a French tab, through a query the model writes in French from the library catalogue', async ({ context, harness, configureForHarness, sidePanel }) => {
   const louvre = await context.newPage();
   await louvre.goto(harness.site.url('/articles/louvre.html'));
   const eiffel = await context.newPage();
@@ -24,12 +24,11 @@ test('an English question is answered from a French tab, through a query the mod
   });
   await configureForHarness({});
 
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   // The tabs have been open a while, as a user's are: read ahead, so their languages are known.
   await expect.poll(() => pagesCached(panel), { timeout: 15_000 }).toContain(harness.site.url('/articles/louvre.html'));
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill('In which year was the glass pyramid at the main entrance inaugurated?');
-  await box.press('Enter');
+  await panelView.ask('In which year was the glass pyramid at the main entrance inaugurated?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
 
   // The draft prompt listed the open tabs with their languages, never their text.

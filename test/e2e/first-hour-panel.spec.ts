@@ -1,18 +1,19 @@
 /** The panel's own first-hour slips: the @ picker with nothing to pick, a question asked while an
  * answer is being written, and the history (which page, nothing-selected runs, deleting). */
 import { expect, test } from './fixtures.ts';
-import { ask, done } from './scenes.ts';
+
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { clickVerify } from './verify-click.ts';
 
 const userMessage = (body: unknown) => ((body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '');
 
-test('Enter in the @ picker when only greyed-out tabs match sends nothing; the list says why and Escape closes it', async ({ context, harness, configureForHarness, openPanel, picture }) => {
+test('Enter in the @ picker when only greyed-out tabs match sends nothing; the list says why and Escape closes it', async ({ context, harness, configureForHarness, sidePanel, picture }) => {
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.9 }, answer: 'An answer.' }));
   await configureForHarness();
   const version = await context.newPage();
   await version.goto('chrome://version');
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   const box = panel.getByRole('textbox', { name: 'Question' });
   await box.pressSequentially('@About');
   const option = panel.getByRole('option').filter({ hasText: 'About Version' });
@@ -32,11 +33,11 @@ test('Enter in the @ picker when only greyed-out tabs match sends nothing; the l
   await expect(panel.getByRole('listbox')).toHaveCount(1);
   await box.press('Escape');
   await box.press('Enter');
-  await done(panel);
+  await panelView.waitForRun(1);
   await expect(panel.getByRole('listbox')).toHaveCount(0);
 });
 
-test('a question asked while the answer is being written waits for it, says so, and then sees it', async ({ harness, configureForHarness, openPanel, picture }) => {
+test('a question asked while the answer is being written waits for it, says so, and then sees it', async ({ harness, configureForHarness, sidePanel, picture }) => {
   const base = pipelineResponder({
     gate: { label: 'clear', confidence: 0.2, question: (q) => (/born/.test(q) ? 'Where was Marie Curie born?' : q) },
     steps: (q) => (/born/.test(q) ? ['Marie Curie was born in Warsaw.'] : ['Marie Curie was a physicist and chemist.']),
@@ -51,10 +52,11 @@ test('a question asked while the answer is being written waits for it, says so, 
     return base(req);
   });
   await configureForHarness();
-  const panel = await openPanel();
-  await ask(panel, 'Who was Marie Curie?');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('Who was Marie Curie?');
   await expect(panel.getByTestId('run-status')).toHaveText('Running');
-  await ask(panel, 'Where was she born?');
+  await panelView.ask('Where was she born?');
   const pending = panel.getByTestId('pending');
   await expect(pending).toContainText('Your question waits for the answer above');
   await expect(pending).toContainText('It is asked as soon as that answer is finished, and sees it.');
@@ -64,7 +66,7 @@ test('a question asked while the answer is being written waits for it, says so, 
   await panel.setViewportSize({ width: 420, height: 900 });
   await picture(panel, 'question-waits.png');
   release();
-  await done(panel, 2);
+  await panelView.waitForRun(2);
   await expect(pending).toHaveCount(0);
   await expect(panel.locator('article.run')).toHaveCount(2);
   const drafts = harness.llm.chatRequests().filter((r) => r.stage === 'draft');
@@ -73,17 +75,18 @@ test('a question asked while the answer is being written waits for it, says so, 
   expect(userMessage(drafts[1]?.body)).toContain('Q1: Who was Marie Curie?\nA1: Marie Curie was a physicist and chemist.');
 });
 
-test('history: a question about a page names the page; Verify with nothing selected leaves no untitled row; ✕ can be undone', async ({ context, worker, harness, configureForHarness, openPanel, picture }) => {
+test('history: a question about a page names the page; Verify with nothing selected leaves no untitled row; ✕ can be undone', async ({ context, worker, harness, configureForHarness, sidePanel, picture }) => {
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.9, aboutPage: true }, finalAnswer: 'A biography of Marie Curie.' }));
   await configureForHarness();
   const article = await context.newPage();
   const url = harness.site.url('/articles/marie-curie.html');
   await article.goto(url);
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await article.bringToFront();
   await panel.getByTestId('page-chip').getByText('Marie Curie').first().waitFor();
-  await ask(panel, 'Summarize this page');
-  await done(panel);
+  await panelView.ask('Summarize this page');
+  await panelView.waitForRun(1);
   // Verify pressed with nothing selected: the panel says so; history keeps nothing of it.
   await clickVerify(worker, url, '');
   await expect(panel.getByRole('alert')).toContainText('Nothing to check', { timeout: 20_000 });

@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 import { expect, test } from './fixtures.ts';
 import { allowOnDetailsPage, grantSiteAccess } from './launch.ts';
-import { ask } from './scenes.ts';
+
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
 const userMessage = (body: unknown) => ((body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '');
@@ -19,10 +19,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-test('Ollama refusing the extension is said as such before sites may be read: the notice with the OLLAMA_ORIGINS command, in the welcome card and in a run', async ({ extensionId, harness, configureForHarness, openPanel, picture }) => {
+test('Ollama refusing the extension is said as such before sites may be read: the notice with the OLLAMA_ORIGINS command, in the welcome card and in a run', async ({ extensionId, harness, configureForHarness, sidePanel, picture }) => {
   harness.llm.setRejectExtensionOrigins(true);
   harness.llm.setApiKey(undefined);
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await panel.getByTestId('onboarding').getByText('Ollama on this computer', { exact: true }).click();
   const way = panel.getByTestId('onboarding').locator('details', { hasText: 'Ollama on this computer' });
   await way.getByLabel('Base URL').fill(harness.llm.baseURL);
@@ -36,18 +37,19 @@ test('Ollama refusing the extension is said as such before sites may be read: th
   // The same in a run, set up as Ollama.
   await configureForHarness({ llm: { preset: 'ollama', apiKey: '' } });
   await expect(panel.getByTestId('onboarding')).toHaveCount(0);
-  await ask(panel, 'What is the capital of France?');
+  await panelView.ask('What is the capital of France?');
   const runAlert = panel.getByRole('alert');
   await expect(runAlert.locator('.notice-title')).toHaveText('Ollama refused the extension', { timeout: 20_000 });
   await expect(runAlert.getByTestId('ollama-command')).toContainText(`chrome-extension://${extensionId}`);
   await expect(panel.getByTestId('site-access')).toHaveCount(0);
 });
 
-test('Ollama not running is said as such, with how to start it', async ({ configureForHarness, openPanel, picture }) => {
+test('Ollama not running is said as such, with how to start it', async ({ configureForHarness, sidePanel, picture }) => {
   const port = await closedPort();
   await configureForHarness({ llm: { preset: 'ollama', baseURL: `http://127.0.0.1:${port}/v1`, apiKey: '' } });
-  const panel = await openPanel();
-  await ask(panel, 'What is the capital of France?');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('What is the capital of France?');
   const alert = panel.getByRole('alert');
   await expect(alert.locator('.notice-title')).toHaveText('Ollama isn’t running', { timeout: 20_000 });
   await expect(alert).toContainText('ollama serve');
@@ -56,8 +58,9 @@ test('Ollama not running is said as such, with how to start it', async ({ config
   await picture(panel, 'panel-ollama-down.png');
 });
 
-test('in the welcome card a rejected key points at the key field above, not at Settings', async ({ harness, openPanel, picture }) => {
-  const panel = await openPanel();
+test('in the welcome card a rejected key points at the key field above, not at Settings', async ({ harness, sidePanel, picture }) => {
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await panel.getByTestId('onboarding').getByText('An API key', { exact: true }).click();
   const way = panel.getByTestId('onboarding').locator('details', { hasText: 'An API key' });
   await way.getByLabel('Provider').selectOption('custom');
@@ -72,15 +75,16 @@ test('in the welcome card a rejected key points at the key field above, not at S
   await picture(panel, 'welcome-key-rejected.png');
 });
 
-test('"Summarize this page" asked before access, then allowed: Run again reads the page it could not read before', async ({ context, extensionId, harness, configureForHarness, openPanel }) => {
+test('"Summarize this page" asked before access, then allowed: Run again reads the page it could not read before', async ({ context, extensionId, harness, configureForHarness, sidePanel }) => {
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.3, aboutPage: true }, steps: ['The page is about Marie Curie.'], facts: [{ phrase: 'born in Warsaw' }], finalAnswer: 'The page is a biography of Marie Curie.' }));
   await configureForHarness();
   const article = await context.newPage();
   await article.goto(harness.site.url('/articles/marie-curie.html'));
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await article.bringToFront();
   await panel.getByTestId('page-chip').getByText('Marie Curie').first().waitFor();
-  await ask(panel, 'Summarize this page');
+  await panelView.ask('Summarize this page');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   // The draft is the call that reads the page (the gate, which writes web searches, never does).
   const pageBlock = (i: number) => userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'draft')[i]?.body);
@@ -99,11 +103,12 @@ test('"Summarize this page" asked before access, then allowed: Run again reads t
   expect(pageBlock(1)).toContain('Marie Skłodowska-Curie (7 November 1867');
 });
 
-test('a server that cannot be reached, then sites allowed: no "Ratify may now read your tabs… Run again" box beside the error', async ({ context, extensionId, configureForHarness, openPanel, picture }) => {
+test('a server that cannot be reached, then sites allowed: no "Ratify may now read your tabs… Run again" box beside the error', async ({ context, extensionId, configureForHarness, sidePanel, picture }) => {
   const port = await closedPort();
   await configureForHarness({ llm: { baseURL: `http://127.0.0.1:${port}/v1` } });
-  const panel = await openPanel();
-  await ask(panel, 'What is the capital of France?');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('What is the capital of France?');
   await expect(panel.getByRole('alert').locator('.notice-title')).toHaveText('Could not reach the model server', { timeout: 20_000 });
   // Allowed from Settings (details page, then its button), as a user might while puzzling.
   await grantSiteAccess(context, extensionId);

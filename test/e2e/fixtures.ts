@@ -6,9 +6,14 @@ import { extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts
 import { startHarness, type Harness } from '../harness/index.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
+import { Panel } from './pages/panel.ts';
+import { OptionsPage } from './pages/options.ts';
 
 // Re-exported: specs import them from here.
 export { CHROMIUM, EXTENSION_DIR } from './launch.ts';
+export { Panel, RunView } from './pages/panel.ts';
+export { OptionsPage } from './pages/options.ts';
+export { PageMarks } from './pages/page-marks.ts';
 
 export interface Fixtures {
   /** Whether the test starts with Ratify allowed to read sites (the optional host permission),
@@ -19,14 +24,18 @@ export interface Fixtures {
   worker: Worker;
   extensionId: string;
   /** Write settings the way the options page does (storage.local `settings`). */
-  configure(patch: SettingsPatch): Promise<void>;
+  configure: (patch: SettingsPatch) => Promise<void>;
   /** Settings pointing at the fake LLM with its key, and search at the fake providers. */
-  configureForHarness(patch?: SettingsPatch): Promise<void>;
-  /** The side panel's page, opened in a normal tab (same origin, same IndexedDB). */
-  openPanel(): Promise<Page>;
+  configureForHarness: (patch?: SettingsPatch) => Promise<void>;
+  /** The side panel, opened in a normal tab (same origin, same IndexedDB), as a page object. */
+  sidePanel: () => Promise<Panel>;
+  /** The side panel's bare page (for what the page object does not name). */
+  openPanel: () => Promise<Page>;
+  /** Ratify's settings page, as a page object. */
+  openOptions: () => Promise<OptionsPage>;
   /** A picture of what the test checked, into this test's output folder (`npm test` leaves the
    * working tree as it was; the README's pictures come from `npm run screenshots`). */
-  picture(target: Page, name: string, options?: Omit<NonNullable<Parameters<Page['screenshot']>[0]>, 'path'>): Promise<void>;
+  picture: (target: Page, name: string, options?: Omit<NonNullable<Parameters<Page['screenshot']>[0]>, 'path'>) => Promise<void>;
 }
 
 export interface WorkerFixtures {
@@ -93,12 +102,14 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       await target.screenshot({ ...options, path: path.join(dir, name) });
     });
   },
-  openPanel: async ({ context, extensionId }, use) => {
-    await use(async () => {
-      const page = await context.newPage();
-      await page.goto(`chrome-extension://${extensionId}/sidepanel.html`);
-      return page;
-    });
+  sidePanel: async ({ context, extensionId }, use) => {
+    await use(() => Panel.open(context, extensionId));
+  },
+  openPanel: async ({ sidePanel }, use) => {
+    await use(async () => (await sidePanel()).page);
+  },
+  openOptions: async ({ context, extensionId }, use) => {
+    await use(() => OptionsPage.open(context, extensionId));
   },
 });
 

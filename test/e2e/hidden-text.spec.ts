@@ -23,7 +23,7 @@ async function readTab(worker: Worker, url: string): Promise<string> {
   }, url);
 }
 
-test('hidden text, typed text and address tokens from open tabs never reach the model', async ({ context, worker, harness, configureForHarness, openPanel }) => {
+test('hidden text, typed text and address tokens from open tabs never reach the model', async ({ context, worker, harness, configureForHarness, sidePanel }) => {
   const base = harness.site.url('/hidden/placements.html');
   const hidden = await context.newPage();
   await hidden.setViewportSize({ width: 1000, height: 2000 });
@@ -59,10 +59,9 @@ test('hidden text, typed text and address tokens from open tabs never reach the 
     }),
   );
   await configureForHarness({ pipeline: { passagesPerStep: 12, passageChars: 200 } });
-  const panel = await openPanel();
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill('What do the vault notes say about the vault passphrase orchid?');
-  await box.press('Enter');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('What do the vault notes say about the vault passphrase orchid?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 60_000 });
 
   const prompts = harness.llm.chatRequests().map((r) => JSON.stringify(r.body)).join('\n');

@@ -4,21 +4,23 @@ import { expectedList, makeRuns, storeRuns } from '../../bench/extension/seed-ru
 // What a user with a long history relies on: the list opens, the newest runs are on top, and
 // searching narrows it to the matching runs. Realistic records (steps, passages, sources) written
 // straight into the extension's IndexedDB; see bench/extension/seed-runs.ts. Times are reported as
-// annotations; the 3 s ceilings only catch a list that has become unusable, not a regression.
-test('history with 1,000 stored runs opens newest first and search narrows it', async ({ openPanel }) => {
+// annotations, not asserted (a loaded machine would make a ceiling flaky); the benchmark
+// (bench/extension/measure.ts) tracks them.
+test('history with 1,000 stored runs opens newest first and search narrows it', async ({ openPanel, sidePanel }) => {
   const runs = makeRuns(1000);
   const seeder = await openPanel();
   await storeRuns(seeder, runs, { clear: true });
   await seeder.close();
 
-  const panel = await openPanel();
-  await expect(panel.getByRole('textbox', { name: 'Question' })).toBeVisible();
-  const items = panel.locator('.history-list li');
+  const ratify = await sidePanel();
+  const { history } = ratify;
+  await expect(ratify.questionBox).toBeVisible();
+  const items = history.items;
   const newest = expectedList(runs);
 
   const t0 = Date.now();
-  await panel.getByRole('tab', { name: 'History' }).click();
-  await expect(items.first()).toBeVisible({ timeout: 3_000 });
+  await history.open();
+  await expect(items.first()).toBeVisible();
   const openMs = Date.now() - t0;
   await expect(items.first()).toContainText(newest[0]!.text);
   // Newest first: the top of the list is the most recent runs, in order.
@@ -30,13 +32,13 @@ test('history with 1,000 stored runs opens newest first and search narrows it', 
   expect(matching.length).toBeGreaterThan(10);
   expect(matching.length).toBeLessThan(runs.length / 5);
   const t1 = Date.now();
-  await panel.getByRole('searchbox', { name: 'Search history' }).fill(query);
-  await expect(items).toHaveCount(matching.length, { timeout: 3_000 });
+  await history.search.fill(query);
+  await expect(items).toHaveCount(matching.length);
   const searchMs = Date.now() - t1;
   const shownIds = await items.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-run-id')));
   expect(shownIds).toEqual(matching.map((r) => r.id)); // exactly the matches, still newest first
 
-  await panel.getByRole('searchbox', { name: 'Search history' }).fill('');
+  await history.search.fill('');
   await expect(items.first()).toHaveAttribute('data-run-id', newest[0]!.id);
 
   test.info().annotations.push({ type: 'timing', description: `history open ${openMs} ms, search ${searchMs} ms (Playwright round trips included)` });

@@ -1,9 +1,10 @@
 /** Verdict marks in a real page: injected on demand into a fixture article the way
  * lib/browser/marks.ts does it (scripting.executeScript with files, then a func), then checked
  * for what a reader sees and for what the page's own scripts must not notice. */
-import type { CDPSession, Page, Worker } from '@playwright/test';
+import type { Page, Worker } from '@playwright/test';
 import type { PageMark, ShowMarksResult } from '../../lib/page-marks/types.ts';
 import { expect, test } from './fixtures.ts';
+import { PageMarks } from './pages/page-marks.ts';
 
 const ARTICLE = '/articles/marie-curie.html';
 
@@ -50,60 +51,6 @@ async function clearMarks(worker: Worker, url: string): Promise<void> {
       args: ['__ratifyPageMarks'],
     });
   }, url);
-}
-
-interface CdpNode {
-  nodeId: number;
-  backendNodeId: number;
-  nodeType: number;
-  nodeName: string;
-  nodeValue: string;
-  attributes?: string[];
-  children?: CdpNode[];
-  shadowRoots?: (CdpNode & { shadowRootType?: string })[];
-}
-
-/** The tooltip lives in a closed shadow root, out of reach of page scripts and of Playwright's
- * selectors; the DevTools protocol still sees it, as a browser would render it. */
-async function tooltip(cdp: CDPSession) {
-  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: CdpNode };
-  const find = (n: CdpNode, pred: (n: CdpNode) => boolean): CdpNode | undefined => {
-    if (pred(n)) return n;
-    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) {
-      const f = find(c, pred);
-      if (f) return f;
-    }
-    return undefined;
-  };
-  const all = (n: CdpNode, pred: (n: CdpNode) => boolean, out: CdpNode[] = []): CdpNode[] => {
-    if (pred(n)) out.push(n);
-    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) all(c, pred, out);
-    return out;
-  };
-  const text = (n: CdpNode): string => (n.nodeType === 3 ? n.nodeValue : [...(n.children ?? [])].map(text).join(' '));
-  const attr = (n: CdpNode, name: string) => {
-    const a = n.attributes ?? [];
-    const i = a.indexOf(name);
-    return i >= 0 && i % 2 === 0 ? a[i + 1] : undefined;
-  };
-  const host = find(root, (n) => n.nodeName === 'DIV' && attr(n, 'popover') !== undefined && !!n.shadowRoots?.length);
-  const shadow = host?.shadowRoots?.[0];
-  const box = shadow && find(shadow, (n) => n.nodeName === 'DIV' && (attr(n, 'class') ?? '').startsWith('box'));
-  return {
-    host,
-    shadowType: shadow?.shadowRootType,
-    text: box ? text(box).replace(/\s+/g, ' ').trim() : '',
-    links: box ? all(box, (n) => n.nodeName === 'A').map((a) => ({ href: attr(a, 'href'), text: text(a).trim() })) : [],
-    elements: box ? all(box, (n) => n.nodeType === 1).map((n) => n.nodeName) : [],
-    /** Centre of the first button with this text, for a real mouse click. */
-    async button(label: string): Promise<{ x: number; y: number }> {
-      const b = box && find(box, (n) => n.nodeName === 'BUTTON' && text(n).trim() === label);
-      if (!b) throw new Error(`no button ${label}`);
-      const { model } = (await cdp.send('DOM.getBoxModel', { backendNodeId: b.backendNodeId })) as { model: { content: number[] } };
-      const [x1 = 0, y1 = 0, , , x2 = 0, y2 = 0] = model.content;
-      return { x: (x1 + x2) / 2, y: (y1 + y2) / 2 };
-    },
-  };
 }
 
 /** What the page's own script sets up: a link inside a paragraph, listeners, and a record of
@@ -176,13 +123,13 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBe(0);
 
   // Hover: the tooltip shows the verdict and says where the details are.
-  const cdp = await context.newCDPSession(page);
+  const marks = new PageMarks(page);
   const corrected = page.locator('#page-link [data-ratify-mark]');
   await corrected.first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await corrected.first().hover();
-  const host = page.locator('body > div[popover]');
+  const host = marks.tooltipHost;
   await expect(host).toHaveAttribute('data-open', '');
-  let tip = await tooltip(cdp);
+  let tip = await marks.tooltip();
   expect(tip.shadowType).toBe('closed');
   expect(tip.text).toContain('Corrected');
   // What the verdict means: a correction is promised only where there is one.
@@ -198,7 +145,7 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   const refuted = page.getByRole('button', { name: /^Ratify: Refuted\./ });
   await refuted.focus();
   await expect(host).toHaveAttribute('data-open', '');
-  tip = await tooltip(cdp);
+  tip = await marks.tooltip();
   expect(tip.text).toContain('Refuted');
   await page.keyboard.press('Enter');
   await expect(host).toBeFocused(); // focus is inside its shadow root
@@ -215,9 +162,9 @@ test('marks each checked sentence by verdict, explains it on hover and focus, an
   await page.mouse.move(0, 0);
   await page.getByRole('button', { name: /^Ratify: Supported\./ }).hover();
   await expect(host).toHaveAttribute('data-open', '');
-  await expect.poll(async () => (await tooltip(cdp)).text).toContain('Sources back this sentence.');
-  expect((await tooltip(cdp)).text).not.toContain('correction');
-  const at = await (await tooltip(cdp)).button('Clear marks');
+  await expect.poll(async () => (await marks.tooltip()).text).toContain('Sources back this sentence.');
+  expect((await marks.tooltip()).text).not.toContain('correction');
+  const at = await (await marks.tooltip()).button('Clear marks');
   await page.mouse.click(at.x, at.y);
   await expect(page.locator('[data-ratify-mark]')).toHaveCount(0);
   await expect(host).toHaveCount(0);

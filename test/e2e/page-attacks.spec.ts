@@ -7,6 +7,7 @@
  * correction and explanation must never be readable by the marked page. */
 import type { Page, Worker } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { PageMarks } from './pages/page-marks.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { clickVerify } from './verify-click.ts';
 
@@ -19,7 +20,7 @@ function hostileScript() {
   const w = window as unknown as { __stolen: { internals: ElementInternals[]; roots: ShadowRoot[] } };
   w.__stolen = { internals: [], roots: [] };
   // Page-world patches: the extension's isolated world must not be affected by them.
-  const attach = Element.prototype.attachShadow;
+  const attach = Object.getOwnPropertyDescriptor(Element.prototype, 'attachShadow')?.value as (this: Element, init: ShadowRootInit) => ShadowRoot;
   Element.prototype.attachShadow = function (init: ShadowRootInit) {
     const root = attach.call(this, init);
     w.__stolen.roots.push(root);
@@ -124,7 +125,12 @@ test('a hostile page cannot read, restyle, re-word, trigger or forge verdict mar
   await page.mouse.move(0, 0);
   await expect.poll(() => openTooltips(page)).toBe(0);
 
-  // 2. Synthetic events do nothing: no tooltip, no clearing.
+  // 2. Synthetic events do nothing: no tooltip, no clearing. Every tooltip opening is recorded
+  //    with the moment it happened in; a real hover afterwards is the proof that the synthetic
+  //    events have been handled, whatever they might have set off.
+  const marks = new PageMarks(page);
+  await marks.recordTooltipOpens();
+  await marks.tooltipPhase('synthetic');
   await page.evaluate((sel) => {
     for (const el of document.querySelectorAll(sel)) {
       el.dispatchEvent(new MouseEvent('mouseenter', { clientX: 10, clientY: 10 }));
@@ -132,10 +138,14 @@ test('a hostile page cannot read, restyle, re-word, trigger or forge verdict mar
       el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     }
   }, MARKS);
-  await page.waitForTimeout(300);
   expect.soft(await openTooltips(page), 'a synthetic event opened the tooltip').toBe(0);
+  await marks.tooltipPhase('real hover');
+  await refuted.hover();
+  await expect.poll(() => marks.tooltipOpens()).toContain('real hover');
+  expect.soft(await marks.tooltipOpens(), 'a synthetic event opened the tooltip').toEqual(['real hover']);
   await page.keyboard.press('Escape');
   await page.mouse.move(0, 0);
+  await expect.poll(() => openTooltips(page)).toBe(0);
 
   // 3. Attribute flips: the refuted mark still looks refuted and is still named so.
   const box = await refuted.boundingBox();
@@ -151,9 +161,9 @@ test('a hostile page cannot read, restyle, re-word, trigger or forge verdict mar
       el.setAttribute('class', 'supported');
     }
   }, MARKS);
-  await page.waitForTimeout(300);
-  expect.soft(await refutedEl!.evaluate((el) => el.getAttribute('aria-label')), 'the page renamed the mark').toBe(label);
-  expect.soft((await page.screenshot({ clip })).equals(before), 'the page changed how the verdict is drawn').toBe(true);
+  // The page flipped them; the marks put them back.
+  await expect.soft.poll(() => refutedEl.evaluate((el) => el.getAttribute('aria-label')), { message: 'the page renamed the mark' }).toBe(label);
+  await expect.soft.poll(async () => (await page.screenshot({ clip })).equals(before), { message: 'the page changed how the verdict is drawn' }).toBe(true);
 
   // 4. Text written into a genuine mark: that mark is removed, the page's text stays.
   await page.evaluate((sel) => {
@@ -174,8 +184,14 @@ test('a hostile page cannot read, restyle, re-word, trigger or forge verdict mar
     forged.textContent = p.textContent;
     p.replaceChildren(forged);
   }, MARKS);
+  await marks.recordTooltipOpens();
+  await marks.tooltipPhase('forged');
   await page.locator('#claim-incomplete').locator(MARKS).hover();
-  await page.waitForTimeout(400);
   expect.soft(await openTooltips(page), 'a forged mark opened the extension’s tooltip').toBe(0);
+  // A genuine mark hovered next opens it: the forged hover had been handled by then.
+  await marks.tooltipPhase('genuine');
+  await refuted.hover();
+  await expect.poll(() => marks.tooltipOpens()).toContain('genuine');
+  expect.soft(await marks.tooltipOpens(), 'a forged mark opened the extension’s tooltip').toEqual(['genuine']);
   expect.soft(await countMarks(worker, url), 'forged marks counted').toBe(1);
 });

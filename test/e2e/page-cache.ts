@@ -13,9 +13,9 @@ export async function pagesCached(page: Page): Promise<string[]> {
             req.result.close();
             resolve((keys.result as string[]).sort());
           };
-          keys.onerror = () => reject(keys.error);
+          keys.onerror = () => reject(keys.error ?? new Error('IndexedDB request failed'));
         };
-        req.onerror = () => reject(req.error);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
       }),
   );
 }

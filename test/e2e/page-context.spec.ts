@@ -1,11 +1,12 @@
 import { expect, test } from './fixtures.ts';
-import { ask, done, summarizeThisPage } from './scenes.ts';
+import { summarizeThisPage } from './scenes.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
 const userMessage = (body: unknown) => ((body as { messages: { role: string; content: string }[] }).messages.at(-1)?.content ?? '');
 
-test('"Summarize this page" reaches the model with the page’s title, address and text, and is answered from that page', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel, article } = await summarizeThisPage({ context, harness, configureForHarness, openPanel });
+test('"Summarize this page" reaches the model with the page’s title, address and text, and is answered from that page', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView, article } = await summarizeThisPage({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
 
   const promptOf = (stage: string) => userMessage(harness.llm.chatRequests().find((r) => r.stage === stage)?.body);
   // The gate, which writes the web searches, never sees the page (lib/core/flow.ts): only the question.
@@ -33,37 +34,39 @@ test('"Summarize this page" reaches the model with the page’s title, address a
   await expect.poll(() => article.evaluate(() => window.getSelection()?.toString() ?? '')).toMatch(/born in Warsaw/);
 });
 
-test('the page is shown before asking; a page on an excluded site is not sent at all', async ({ context, harness, configureForHarness, openPanel }) => {
+test('the page is shown before asking; a page on an excluded site is not sent at all', async ({ context, harness, configureForHarness, sidePanel }) => {
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.9 }, answer: 'No page was given.' }));
   await configureForHarness({ privacy: { excludedDomains: ['mybank.test'] } });
   const port = new URL(harness.site.origin).port;
   const bank = await context.newPage();
   await bank.goto(`http://mybank.test:${port}/articles/louvre.html?account=12345`);
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await bank.bringToFront();
   const chip = panel.getByTestId('page-chip');
   await expect(chip).toContainText('This page:');
   await expect(chip).toContainText('not read: excluded site');
-  await ask(panel, 'Summarize this page');
-  await done(panel);
+  await panelView.ask('Summarize this page');
+  await panelView.waitForRun(1);
   const prompt = userMessage(harness.llm.chatRequests().find((r) => r.stage === 'gate')?.body);
   expect(prompt).toBe('Question: Summarize this page');
   for (const r of harness.llm.chatRequests()) expect(JSON.stringify(r.body)).not.toMatch(/mybank|Louvre|12345/);
 });
 
-test('the page the user is on is a source like any tab: its chip removed, nothing of it reaches the model; put back, it does', async ({ context, harness, configureForHarness, openPanel }) => {
+test('the page the user is on is a source like any tab: its chip removed, nothing of it reaches the model; put back, it does', async ({ context, harness, configureForHarness, sidePanel }) => {
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.3, aboutPage: true }, steps: ['The page is about Marie Curie.'], facts: [{ step: 0, phrase: 'Warsaw' }] }));
   await configureForHarness();
   const article = await context.newPage();
   await article.goto(harness.site.url('/articles/marie-curie.html'));
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await article.bringToFront();
   const chip = panel.getByTestId('page-chip');
   await expect(chip).toContainText('Marie Curie');
   await chip.getByRole('button', { name: 'Leave this page out: it will not be sent to the model' }).click();
   await expect(chip).toHaveCount(0);
-  await ask(panel, 'Summarize this page');
-  await done(panel);
+  await panelView.ask('Summarize this page');
+  await panelView.waitForRun(1);
   const seen = () => harness.llm.chatRequests().map((r) => JSON.stringify(r.body));
   expect(seen().length).toBeGreaterThan(0);
   for (const body of seen()) expect(body).not.toMatch(/Skłodowska|marie-curie\.html|Ratify Fixture Encyclopedia/);
@@ -72,8 +75,8 @@ test('the page the user is on is a source like any tab: its chip removed, nothin
   await panel.getByTestId('add-page').click();
   await expect(chip).toContainText('Marie Curie');
   const before = harness.llm.chatRequests().length;
-  await ask(panel, 'Summarize this page');
-  await done(panel, 2);
+  await panelView.ask('Summarize this page');
+  await panelView.waitForRun(2);
   const draft = harness.llm.chatRequests().slice(before).find((r) => r.stage === 'draft');
   expect(userMessage(draft?.body)).toContain('kind="page" title="Marie Curie – Ratify Fixture Encyclopedia"');
 });

@@ -11,7 +11,7 @@ const tokens = (text: string, kind: 'HIDDEN' | 'VISIBLE') => [...new Set(text.ma
 // The first PDF of a browser session starts the offscreen document and pdf.js.
 test.describe.configure({ timeout: 90_000 });
 
-test('text hidden in a PDF tab never reaches the model; its visible text does', async ({ context, harness, configureForHarness, openPanel }) => {
+test('text hidden in a PDF tab never reaches the model; its visible text does', async ({ context, harness, configureForHarness, sidePanel }) => {
   harness.site.addPage('/pdf/vault-notes.pdf', hiddenPdf(), 'application/pdf');
   const pdfTab = await context.newPage();
   await pdfTab.goto(harness.site.url('/pdf/vault-notes.pdf'));
@@ -25,10 +25,9 @@ test('text hidden in a PDF tab never reaches the model; its visible text does', 
   );
   // Room for every passage of the PDF, so what is missing was not read, not just ranked low.
   await configureForHarness({ pipeline: { passagesPerStep: 12, passageChars: 200 }, search: { wikipedia: { enabled: false } } });
-  const panel = await openPanel();
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill('What do the vault notes say about the vault passphrase orchid?');
-  await box.press('Enter');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('What do the vault notes say about the vault passphrase orchid?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 60_000 });
 
   const prompts = harness.llm.chatRequests().map((r) => JSON.stringify(r.body)).join('\n');

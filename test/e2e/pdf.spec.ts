@@ -14,7 +14,7 @@ test.describe.configure({ timeout: 90_000 });
 /** The URL of tab `id` as the browser has it now. */
 const tabUrl = (worker: import('@playwright/test').Worker, id: number) => worker.evaluate(async (tabId) => (await chrome.tabs.get(tabId)).url ?? '', id);
 
-test('a PDF open in a tab is a source: its citation names the page and opens the PDF there', async ({ context, worker, harness, configureForHarness, openPanel, picture }) => {
+test('a PDF open in a tab is a source: its citation names the page and opens the PDF there', async ({ context, worker, harness, configureForHarness, sidePanel, picture }) => {
   const pdfUrl = harness.site.url(PDF_PATH);
   const pdfTab = await context.newPage();
   await pdfTab.goto(pdfUrl);
@@ -30,10 +30,9 @@ test('a PDF open in a tab is a source: its citation names the page and opens the
     }),
   );
   await configureForHarness({ search: { wikipedia: { enabled: false } } });
-  const panel = await openPanel();
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill('How far has the Kessler Glacier retreated?');
-  await box.press('Enter');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('How far has the Kessler Glacier retreated?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 45_000 });
 
   // The PDF tab was read (not skipped as "no readable text") and is the cited source, on page 3.

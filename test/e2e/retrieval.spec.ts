@@ -5,7 +5,7 @@ test('a question is answered from open tabs and web search, with a trace of what
   context,
   harness,
   configureForHarness,
-  openPanel,
+  sidePanel,
   picture,
 }) => {
   const port = new URL(harness.site.origin).port;
@@ -36,10 +36,9 @@ test('a question is answered from open tabs and web search, with a trace of what
   );
   await configureForHarness({ privacy: { excludedDomains: ['mybank.test'] } });
 
-  const panel = await openPanel();
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill('Did Marie Curie arrive in Paris before or after the Eiffel Tower was finished?');
-  await box.press('Enter');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('Did Marie Curie arrive in Paris before or after the Eiffel Tower was finished?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
 
   await expect(panel.getByTestId('gate-line')).toContainText('Checked against sources: on its own the model was only 20% sure.');

@@ -8,26 +8,18 @@ import type { Harness } from '../harness/index.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { clickVerify } from './verify-click.ts';
+import type { Panel } from './pages/panel.ts';
+import { PageMarks } from './pages/page-marks.ts';
 
 export interface SceneFixtures {
   context: BrowserContext;
   harness: Harness;
-  configureForHarness(patch?: SettingsPatch): Promise<void>;
-  openPanel(): Promise<Page>;
-}
-
-export async function ask(panel: Page, question: string): Promise<void> {
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill(question);
-  await box.press('Enter');
-}
-
-export async function done(panel: Page, n = 1): Promise<void> {
-  await panel.locator('[data-testid="run-status"]').nth(n - 1).filter({ hasText: 'Done' }).waitFor({ timeout: 30_000 });
+  configureForHarness: (patch?: SettingsPatch) => Promise<void>;
+  sidePanel: () => Promise<Panel>;
 }
 
 /** An article open with a query string and fragment, the panel beside it, "Summarize this page". */
-export async function summarizeThisPage(f: SceneFixtures): Promise<{ panel: Page; article: Page; url: string }> {
+export async function summarizeThisPage(f: SceneFixtures): Promise<{ panel: Panel; article: Page; url: string }> {
   const url = f.harness.site.url('/articles/marie-curie.html?session=s3cr3t-token&utm_source=mail#early-life');
   f.harness.llm.setResponder(
     pipelineResponder({
@@ -43,12 +35,12 @@ export async function summarizeThisPage(f: SceneFixtures): Promise<{ panel: Page
   await f.configureForHarness();
   const article = await f.context.newPage();
   await article.goto(url);
-  const panel = await f.openPanel();
+  const panel = await f.sidePanel();
   // The user is reading the article; the panel (here a tab beside it) asks about that page.
   await article.bringToFront();
-  await panel.getByTestId('page-chip').getByText('Marie Curie').first().waitFor();
-  await ask(panel, 'Summarize this page');
-  await done(panel);
+  await panel.page.getByTestId('page-chip').getByText('Marie Curie').first().waitFor();
+  await panel.ask('Summarize this page');
+  await panel.waitForRun(1);
   return { panel, article, url };
 }
 
@@ -58,7 +50,7 @@ const CURIE_FACTS = {
 };
 
 /** A first question, then a follow-up ("Where was she born?") that the gate resolves from the thread. */
-export async function followUp(f: SceneFixtures): Promise<{ panel: Page }> {
+export async function followUp(f: SceneFixtures): Promise<{ panel: Panel }> {
   f.harness.llm.setResponder(
     pipelineResponder({
       // Like a model: "she" is resolved only when the conversation says who was asked about.
@@ -67,16 +59,16 @@ export async function followUp(f: SceneFixtures): Promise<{ panel: Page }> {
     }),
   );
   await f.configureForHarness();
-  const panel = await f.openPanel();
-  await ask(panel, 'Who was Marie Curie?');
-  await done(panel, 1);
-  await ask(panel, 'Where was she born?');
-  await done(panel, 2);
+  const panel = await f.sidePanel();
+  await panel.ask('Who was Marie Curie?');
+  await panel.waitForRun(1);
+  await panel.ask('Where was she born?');
+  await panel.waitForRun(2);
   return { panel };
 }
 
 /** Three articles and a browser page open; two articles chosen with @, web search off. */
-export async function chooseTabs(f: SceneFixtures, opts: { run?: boolean } = {}): Promise<{ panel: Page; tabs: Page[] }> {
+export async function chooseTabs(f: SceneFixtures, opts: { run?: boolean } = {}): Promise<{ panel: Panel; tabs: Page[] }> {
   f.harness.llm.setResponder(
     pipelineResponder({
       gate: { label: 'clear', confidence: 0.1 },
@@ -101,25 +93,25 @@ export async function chooseTabs(f: SceneFixtures, opts: { run?: boolean } = {})
   const internal = await f.context.newPage();
   await internal.goto('chrome://version');
   tabs.push(internal);
-  const panel = await f.openPanel();
-  const box = panel.getByRole('textbox', { name: 'Question' });
+  const panel = await f.sidePanel();
+  const box = panel.questionBox;
   await box.pressSequentially('@eiff');
-  await panel.getByRole('option', { name: /Eiffel/ }).waitFor();
+  await panel.page.getByRole('option', { name: /Eiffel/ }).waitFor();
   await box.press('Enter');
   await box.pressSequentially('@fuji');
   // The Mount Fuji article is in Japanese (富士山); the picker matches its address too.
-  await panel.getByRole('option', { name: /富士山/ }).waitFor();
+  await panel.page.getByRole('option', { name: /富士山/ }).waitFor();
   if (opts.run === false) return { panel, tabs };
   await box.press('Enter');
-  await panel.getByLabel('Web search').uncheck();
+  await panel.page.getByLabel('Web search').uncheck();
   await box.pressSequentially('How many times taller is Mount Fuji than the Eiffel Tower?');
   await box.press('Enter');
-  await done(panel);
+  await panel.waitForRun(1);
   return { panel, tabs };
 }
 
 /** An answer with a Markdown table and a very long URL, its sources and its (folded) trace. */
-export async function answerFirst(f: SceneFixtures): Promise<{ panel: Page }> {
+export async function answerFirst(f: SceneFixtures): Promise<{ panel: Panel }> {
   const table = ['| Landmark | Height | Completed |', '| --- | ---: | --- |', '| Eiffel Tower | 330 m | 1889 |', '| Mount Fuji | 3,776 m | — |'].join('\n');
   f.harness.llm.setResponder(
     pipelineResponder({
@@ -134,14 +126,14 @@ export async function answerFirst(f: SceneFixtures): Promise<{ panel: Page }> {
   );
   f.harness.llm.setLatency({ firstTokenMs: 30, tokensPerSec: 400 });
   await f.configureForHarness();
-  const panel = await f.openPanel();
-  await ask(panel, 'Compare the heights of the Eiffel Tower and Mount Fuji in a table.');
-  await done(panel);
+  const panel = await f.sidePanel();
+  await panel.ask('Compare the heights of the Eiffel Tower and Mount Fuji in a table.');
+  await panel.waitForRun(1);
   return { panel };
 }
 
 /** "Verify with RAT" on three sentences of the demo page: marks in the page, claims in the panel. */
-export async function verifyWithMarks(f: SceneFixtures & { worker: import('@playwright/test').Worker }): Promise<{ panel: Page; page: Page }> {
+export async function verifyWithMarks(f: SceneFixtures & { worker: import('@playwright/test').Worker }): Promise<{ panel: Panel; page: Page }> {
   const evidence = await f.context.newPage();
   await evidence.goto(f.harness.site.url('/articles/marie-curie.html'));
   const page = await f.context.newPage();
@@ -163,7 +155,7 @@ export async function verifyWithMarks(f: SceneFixtures & { worker: import('@play
     }),
   );
   await f.configureForHarness();
-  const panel = await f.openPanel();
+  const panel = await f.sidePanel();
   const selected = await page.evaluate(() => {
     const range = document.createRange();
     range.setStartBefore(document.getElementById('claim-curie-paris')!);
@@ -174,7 +166,7 @@ export async function verifyWithMarks(f: SceneFixtures & { worker: import('@play
     return sel.toString();
   });
   await clickVerify(f.worker, demoUrl, selected);
-  await done(panel);
-  await page.locator('[data-ratify-mark]').first().waitFor({ timeout: 10_000 });
+  await panel.waitForRun(1);
+  await new PageMarks(page).waitForMarks();
   return { panel, page };
 }

@@ -4,7 +4,7 @@
  * handlers, links, images), on a page's main world, on the marks tooltip (through closed shadow
  * roots) and on the prompts (page text only inside DATA blocks).
  */
-import type { CDPSession, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,60 +127,6 @@ export async function expectPanelInert(panel: Page, extensionId: string): Promis
     expect(value.replace(/[\s\u0000-\u001f]/g, ''), `${tag} ${name}`).not.toMatch(/^(javascript|data|vbscript|blob|filesystem):/i);
     expect(name, `${tag} carries srcdoc`).not.toBe('srcdoc');
   }
-}
-
-interface CdpNode {
-  nodeType: number;
-  nodeName: string;
-  nodeValue: string;
-  attributes?: string[];
-  children?: CdpNode[];
-  shadowRoots?: CdpNode[];
-  contentDocument?: CdpNode;
-}
-
-/** Every node of a page, through closed shadow roots (the marks tooltip lives in one), the way
- * DevTools sees them. */
-export async function allNodes(cdp: CDPSession): Promise<CdpNode[]> {
-  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: CdpNode };
-  const out: CdpNode[] = [];
-  const walk = (n: CdpNode): void => {
-    out.push(n);
-    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? []), ...(n.contentDocument ? [n.contentDocument] : [])]) walk(c);
-  };
-  walk(root);
-  return out;
-}
-
-const textOf = (n: CdpNode): string => (n.nodeType === 3 ? n.nodeValue : (n.children ?? []).map(textOf).join(''));
-const attrsOf = (n: CdpNode): [string, string][] => {
-  const a = n.attributes ?? [];
-  const out: [string, string][] = [];
-  for (let i = 0; i + 1 < a.length; i += 2) out.push([a[i], a[i + 1]]);
-  return out;
-};
-
-/** The open marks tooltip: its text, its links and the elements inside it. */
-export async function tooltip(cdp: CDPSession) {
-  const nodes = await allNodes(cdp);
-  // The tooltip's host: the page's <div popover> with a (closed) shadow root.
-  const host = nodes.find((n) => n.nodeName === 'DIV' && attrsOf(n).some(([k]) => k === 'popover') && !!n.shadowRoots?.length);
-  const inside: CdpNode[] = [];
-  const texts: string[] = [];
-  const walk = (n: CdpNode, inStyle: boolean): void => {
-    inside.push(n);
-    if (n.nodeType === 3 && !inStyle) texts.push(n.nodeValue);
-    for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) walk(c, inStyle || n.nodeName === 'STYLE');
-  };
-  for (const r of host?.shadowRoots ?? []) walk(r, false);
-  const elements = inside.filter((n) => n.nodeType === 1);
-  return {
-    found: !!host,
-    text: texts.join(' ').replace(/\s+/g, ' '),
-    tags: [...new Set(elements.map((n) => n.nodeName))],
-    links: elements.filter((n) => n.nodeName === 'A').map((n) => ({ href: attrsOf(n).find(([k]) => k === 'href')?.[1] ?? '', text: textOf(n) })),
-    handlers: elements.flatMap((n) => attrsOf(n).filter(([k]) => /^on/i.test(k)).map(([k, v]) => `${n.nodeName} ${k}=${v}`)),
-  };
 }
 
 /** What the fixture page's main world looks like now: sentinels, its own script's run count,

@@ -5,16 +5,9 @@
  * snippet stands in) even with private-network pages allowed. (Node follows the same code with
  * the target visible: test/unit/security/.)
  */
-import type { Page } from '@playwright/test';
 import { listen, type Listening } from '../harness/http-util.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { expect, test } from './fixtures.ts';
-
-async function ask(panel: Page, question: string) {
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill(question);
-  await box.press('Enter');
-}
 
 /** A server answering every request with `status` to the same path on `target`. */
 function redirector(target: string, status: number): Promise<Listening> {
@@ -24,14 +17,14 @@ function redirector(target: string, status: number): Promise<Listening> {
   });
 }
 
-test('a model endpoint redirecting to another host: the prompt stays, the error names the redirect', async ({ harness, configureForHarness, openPanel }) => {
+test('a model endpoint redirecting to another host: the prompt stays, the error names the redirect', async ({ harness, configureForHarness, sidePanel }) => {
   harness.llm.reset();
   const r = await redirector(harness.llm.origin, 307);
   try {
     await configureForHarness({ llm: { baseURL: `${r.origin}/v1` } });
-    const panel = await openPanel();
-    await ask(panel, 'What is my account recovery code?');
-    const alert = panel.getByRole('alert');
+    const panel = await sidePanel();
+    await panel.ask('What is my account recovery code?');
+    const alert = panel.alert;
     await expect(alert).toBeVisible({ timeout: 30_000 });
     await alert.getByText('Details').click();
     await expect(alert.locator('.notice-detail')).toContainText(`${r.origin} answered with a redirect`);
@@ -42,7 +35,7 @@ test('a model endpoint redirecting to another host: the prompt stays, the error 
   }
 });
 
-test('a search result page that redirects is not followed in the browser; its snippet stands in', async ({ harness, configureForHarness, openPanel }) => {
+test('a search result page that redirects is not followed in the browser; its snippet stands in', async ({ harness, configureForHarness, sidePanel }) => {
   const { site, search, llm } = harness;
   site.addPage('/generated/intranet-secret.html', '<html><head><title>Intranet</title></head><body><article><p>Tomatoes intranet secret: salary table of everyone.</p></article></body></html>');
   const r = await redirector(site.origin, 302);
@@ -50,9 +43,9 @@ test('a search result page that redirects is not followed in the browser; its sn
     search.setCorpus([{ title: 'Tomato growing guide', url: `${r.origin}/generated/intranet-secret.html`, text: 'Tomatoes need full sun and steady watering, says this guide.', lang: 'en' }]);
     llm.setResponder(pipelineResponder({ steps: ['Tomatoes need full sun.'], facts: [{ phrase: 'full sun' }] }));
     await configureForHarness({ search: { wikipedia: { enabled: false }, searxng: { enabled: true } } });
-    const panel = await openPanel();
-    await ask(panel, 'How much sun do tomatoes need?');
-    await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 60_000 });
+    const panel = await sidePanel();
+    await panel.ask('How much sun do tomatoes need?');
+    await expect(panel.status).toHaveText('Done', { timeout: 60_000 });
     expect(search.requestsFor('searxng').length).toBeGreaterThan(0);
     expect(site.requests.map((q) => q.path)).not.toContain('/generated/intranet-secret.html');
     const prompts = JSON.stringify(llm.chatRequests().map((q) => q.body));

@@ -18,7 +18,8 @@
 import { GARDEN, injectionPage, loadInjectionPayloads } from '../harness/injection-payloads.ts';
 import { dataBlocks, pipelineResponder } from '../harness/pipeline-responder.ts';
 import type { ProxiedRequest } from '../harness/recording-proxy.ts';
-import { expect, expectPanelInert, hostileAnswer, isBrowserService, messagesOf, outsideData, pageWorld, PWNED, test, tooltip } from './security-audit.ts';
+import { expect, expectPanelInert, hostileAnswer, isBrowserService, messagesOf, outsideData, pageWorld, PWNED, test } from './security-audit.ts';
+import { PageMarks } from './pages/page-marks.ts';
 import { clickVerify } from './verify-click.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -30,7 +31,7 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   harness,
   egress: proxy,
   configureForHarness,
-  openPanel,
+  sidePanel,
 }) => {
   const payloads = loadInjectionPayloads();
   const { site, search, llm } = harness;
@@ -74,10 +75,9 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   );
   await configureForHarness({ search: { searxng: { enabled: true }, brave: { enabled: true }, tavily: { enabled: true } } });
 
-  const panel = await openPanel();
-  const box = panel.getByRole('textbox', { name: 'Question' });
-  await box.fill('How much sun do tomatoes need, and what grows well next to them?');
-  await box.press('Enter');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('How much sun do tomatoes need, and what grows well next to them?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 60_000 });
 
   // It really read the hostile tab and the hostile search results.
@@ -118,7 +118,7 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
     sel.addRange(range);
     return sel.toString();
   });
-  expect(selection, 'the selection carries the visible injections').toContain(payloads.instructions[0].text);
+  expect(selection, 'the selection carries the visible injections').toContain(payloads.instructions[0]!.text);
   await clickVerify(worker, tabUrl, selection);
   await expect(panel.locator('article.run[data-status=done] .claims > li')).toHaveCount(2, { timeout: 60_000 });
   await expect(panel.locator('.claims [data-claim-verdict=corrected]')).toContainText('<img src=x onerror=');
@@ -133,16 +133,16 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   // In the page: marks by verdict; the tooltip names the verdict and nothing the model wrote (the
   // correction and explanation stay in the panel, out of the page's reach).
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
-  const mark = page.getByRole('button', { name: /^Ratify: Corrected\./ });
+  const marks = new PageMarks(page);
+  const mark = marks.mark('Corrected');
   await expect(mark).toBeVisible();
   await mark.scrollIntoViewIfNeeded();
   await mark.hover();
-  await expect(page.locator('body > div[popover]')).toHaveAttribute('data-open', '');
-  const cdp = await context.newCDPSession(page);
-  const tip = await tooltip(cdp);
+  await marks.expectTooltipOpen();
+  const tip = await marks.tooltip();
   expect(tip.found).toBe(true);
-  expect(tip.text).toContain('Corrected');
-  for (const modelText of ['onerror', '<script>', 'tracker.test', '6–8 hours']) expect(tip.text).not.toContain(modelText);
+  expect(tip.allText).toContain('Corrected');
+  for (const modelText of ['onerror', '<script>', 'tracker.test', '6–8 hours']) expect(tip.allText).not.toContain(modelText);
   for (const t of ['SCRIPT', 'IMG', 'IFRAME', 'OBJECT', 'EMBED', 'SVG']) expect(tip.tags, `a ${t} in the tooltip`).not.toContain(t);
   expect(tip.handlers).toEqual([]);
   for (const l of tip.links) expect(l.href, `tooltip link "${l.text}"`).toMatch(/^https?:\/\//);
@@ -162,7 +162,14 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   expect(dialogs).toEqual([]);
 
   // ---- network: every request went to a configured host ----
-  await panel.waitForTimeout(500); // let anything a payload might have triggered arrive
+  // Whatever a payload made the panel or the page request was sent before a request each of them
+  // makes now: once the proxy has seen both, it has seen everything before them.
+  const after = (who: string) => site.url(`/favicon.ico?after=${who}`);
+  // What is awaited is the request reaching the proxy; the browser's answer to it (a 404, an
+  // opaque response) says nothing, so it is not looked at.
+  await panel.evaluate((u) => fetch(u).then(() => undefined, () => undefined), after('panel'));
+  await page.evaluate((u) => fetch(u, { mode: 'no-cors' }).then(() => undefined, () => undefined), after('page')); // its answer is not looked at either
+  await expect.poll(() => ['panel', 'page'].filter((who) => proxy.requests.some((r) => r.path === `/favicon.ico?after=${who}`))).toEqual(['panel', 'page']);
   const llmPort = llm.port;
   const searchPort = search.port;
   const allowed = new Set([`127.0.0.1:${llmPort}`, `127.0.0.1:${searchPort}`, `127.0.0.1:${sitePort}`, `garden.test:${sitePort}`]);
@@ -178,15 +185,15 @@ test('hostile pages, search results and model answers: nothing runs, nothing lea
   expect(proxy.requests.some((r) => r.port === searchPort && r.path.startsWith('/brave/'))).toBe(true);
   // And the fixture site served only the pages we opened or search linked to, never a URL
   // taken from a payload (src=x, xxx:x, /.j, …).
-  const sitePaths = new Set(proxy.requests.filter((r) => r.port === sitePort).map((r) => r.path.split('?')[0]));
+  const sitePaths = new Set(proxy.requests.filter((r) => r.port === sitePort).map((r) => r.path.replace(/\?[\s\S]*$/, '')));
   expect([...sitePaths].filter((p) => !['/generated/garden-notes.html', '/generated/garden-web.html', '/favicon.ico', '/style.css'].includes(p))).toEqual([]);
 
   // Keys: the LLM key only to the LLM server, each search key only to its own provider.
   const carries = (r: ProxiedRequest, secret: string): boolean => r.url.includes(secret) || r.body.includes(secret) || Object.values(r.headers).some((v) => String(v).includes(secret));
   const keyRoutes: [string, string, (r: ProxiedRequest) => boolean][] = [
     ['LLM API key', harness.apiKey, (r) => r.host === '127.0.0.1' && r.port === llmPort && r.path.startsWith(new URL(llm.baseURL).pathname)],
-    ['Brave key', search.keys.brave, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/brave/')],
-    ['Tavily key', search.keys.tavily, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/tavily/')],
+    ['Brave key', search.keys.brave!, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/brave/')],
+    ['Tavily key', search.keys.tavily!, (r) => r.host === '127.0.0.1' && r.port === searchPort && r.path.startsWith('/tavily/')],
   ];
   for (const [name, secret, own] of keyRoutes) {
     const sent = proxy.requests.filter((r) => carries(r, secret));

@@ -1,11 +1,12 @@
 import { expect, test } from './fixtures.ts';
-import { ask } from './scenes.ts';
+
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
-test('from an empty profile: the question waits, an API-key endpoint is set up from the panel (Test lists models, pick one, saved), then the question runs', async ({ worker, harness, openPanel }) => {
+test('from an empty profile: the question waits, an API-key endpoint is set up from the panel (Test lists models, pick one, saved), then the question runs', async ({ worker, harness, sidePanel }) => {
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.95 }, answer: 'Leonardo da Vinci painted the Mona Lisa.' }));
-  const panel = await openPanel();
-  await ask(panel, 'Who painted the Mona Lisa?');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('Who painted the Mona Lisa?');
   await expect(panel.getByTestId('pending')).toContainText('Who painted the Mona Lisa?');
   expect(harness.llm.chatRequests()).toHaveLength(0);
 
@@ -55,10 +56,11 @@ test('settings page: the preset fills the address, Test lists models with no mod
   await expect(page.getByLabel('Time-out per model call (seconds)')).toHaveValue('60');
 });
 
-test('Ollama from the welcome card: the exact OLLAMA_ORIGINS command for this extension, then Test lists the models', async ({ extensionId, harness, openPanel }) => {
+test('Ollama from the welcome card: the exact OLLAMA_ORIGINS command for this extension, then Test lists the models', async ({ extensionId, harness, sidePanel }) => {
   harness.llm.setRejectExtensionOrigins(true);
   harness.llm.setApiKey(undefined);
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await panel.getByTestId('onboarding').getByText('Ollama on this computer', { exact: true }).click();
   const way = panel.getByTestId('onboarding').locator('details', { hasText: 'Ollama on this computer' });
   // Linux here: the systemd drop-in and the by-hand command, both naming this extension exactly.

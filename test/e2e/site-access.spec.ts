@@ -79,7 +79,7 @@ test('a question without access shows why Ratify asks; allowed through the panel
   extensionId,
   harness,
   configureForHarness,
-  openPanel,
+  sidePanel,
   picture,
 }) => {
   const curie = await context.newPage();
@@ -93,10 +93,10 @@ test('a question without access shows why Ratify asks; allowed through the panel
     }),
   );
   await configureForHarness();
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   // Before asking, the panel's preview already gives the reason.
-  await panel.getByRole('textbox', { name: 'Question' }).fill('When did Marie Curie move to Paris?');
-  await panel.keyboard.press('Enter');
+  await panelView.ask('When did Marie Curie move to Paris?');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   const prompt = panel.getByTestId('site-access');
   await expect(prompt).toHaveAttribute('data-state', 'ask');
@@ -145,15 +145,15 @@ test('a model server that does not answer extensions by itself (LM Studio with C
   extensionId,
   harness,
   configureForHarness,
-  openPanel,
+  sidePanel,
   picture,
 }) => {
   harness.llm.setOrigins('no-cors');
   harness.llm.setResponder(pipelineResponder({ gate: { label: 'clear', confidence: 0.9 }, answer: 'Marie Curie moved to Paris in 1891.' }));
   await configureForHarness();
-  const panel = await openPanel();
-  await panel.getByRole('textbox', { name: 'Question' }).fill('When did Marie Curie move to Paris?');
-  await panel.keyboard.press('Enter');
+  const panelView = await sidePanel();
+  const panel = panelView.page;
+  await panelView.ask('When did Marie Curie move to Paris?');
   await expect(panel.getByTestId('run-status')).toHaveText('Failed', { timeout: 30_000 });
   const alert = panel.getByRole('alert');
   await expect(alert.locator('.notice-title')).toHaveText('The model server does not answer browser extensions');

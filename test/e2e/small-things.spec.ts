@@ -1,9 +1,10 @@
 import { expect, test } from './fixtures.ts';
-import { done, verifyWithMarks } from './scenes.ts';
+import { verifyWithMarks } from './scenes.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
-test('"Clear marks" is offered only while the page shows marks', async ({ context, worker, harness, configureForHarness, openPanel }) => {
-  const { panel, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, openPanel });
+test('"Clear marks" is offered only while the page shows marks', async ({ context, worker, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   const clear = panel.getByRole('button', { name: 'Clear marks in the page' });
   await expect(clear).toBeVisible();
   await clear.click();
@@ -12,7 +13,7 @@ test('"Clear marks" is offered only while the page shows marks', async ({ contex
 
   // Marks shown again, then gone with a reload: the panel notices and drops the button.
   await panel.getByRole('button', { name: 'Run again' }).click();
-  await done(panel);
+  await panelView.waitForRun(1);
   await expect(page.locator('[data-ratify-mark]').first()).toBeAttached({ timeout: 10_000 });
   await expect(panel.getByRole('button', { name: 'Clear marks in the page' })).toBeVisible();
   await page.reload();

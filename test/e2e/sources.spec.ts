@@ -1,8 +1,9 @@
 import { expect, test } from './fixtures.ts';
 import { chooseTabs } from './scenes.ts';
 
-test('tabs chosen with @ (keyboard only) are the only ones read, and web search can be switched off', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel } = await chooseTabs({ context, harness, configureForHarness, openPanel });
+test('tabs chosen with @ (keyboard only) are the only ones read, and web search can be switched off', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: ratify } = await chooseTabs({ context, harness, configureForHarness, sidePanel });
+  const panel = ratify.page;
 
   // Before asking, the panel said which tabs would be read.
   const chips = panel.getByRole('list', { name: 'Chosen tabs' });
@@ -11,7 +12,7 @@ test('tabs chosen with @ (keyboard only) are the only ones read, and web search 
   await expect(panel.getByTestId('scope-summary')).toHaveText('Tabs: 2 read, 0 skipped');
 
   // The trace lists exactly the two chosen tabs as read, nothing else; the web was not searched.
-  await panel.getByTestId('trace').locator(':scope > summary').click();
+  await ratify.openTrace();
   const library = panel.getByTestId('library');
   await library.locator('summary').click();
   await expect(library.locator('li')).toHaveCount(2);
@@ -20,14 +21,15 @@ test('tabs chosen with @ (keyboard only) are the only ones read, and web search 
   await expect(library).toContainText('富士山');
   await expect(library).not.toContainText('Marie Curie');
   expect(harness.search.requests).toHaveLength(0);
-  const sources = panel.locator('ol.sources > li');
+  const sources = ratify.sources;
   await expect(sources).toHaveCount(2);
   for (const r of harness.llm.chatRequests()) expect(JSON.stringify(r.body)).not.toContain('Skłodowska');
 });
 
-test('the picker: arrow keys move, Escape closes, browser pages are listed as skipped; "This tab" reads one', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel, tabs } = await chooseTabs({ context, harness, configureForHarness, openPanel }, { run: false });
-  const box = panel.getByRole('textbox', { name: 'Question' });
+test('the picker: arrow keys move, Escape closes, browser pages are listed as skipped; "This tab" reads one', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: ratify, tabs } = await chooseTabs({ context, harness, configureForHarness, sidePanel }, { run: false });
+  const panel = ratify.page;
+  const box = ratify.questionBox;
   await box.press('Escape');
   await expect(panel.getByRole('listbox')).toHaveCount(0);
   await box.fill('');

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { ask, done } from './scenes.ts';
+
 import type { Harness } from '../harness/index.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
@@ -25,7 +25,7 @@ async function reshapeDatabase(page: Page, how: 'newer' | 'broken'): Promise<voi
           req.result.close();
           resolve();
         };
-        req.onerror = () => reject(req.error);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
         req.onblocked = () => reject(new Error('blocked by an open connection'));
       });
     if (how === 'newer') {
@@ -35,7 +35,7 @@ async function reshapeDatabase(page: Page, how: 'newer' | 'broken'): Promise<voi
       await new Promise<void>((resolve, reject) => {
         const del = indexedDB.deleteDatabase('ratify');
         del.onsuccess = () => resolve();
-        del.onerror = () => reject(del.error);
+        del.onerror = () => reject(del.error ?? new Error('IndexedDB request failed'));
       });
       // Ratify's version number, but its runs table without the key Ratify's schema has.
       await open(30, (db) => db.createObjectStore('runs'));
@@ -43,19 +43,21 @@ async function reshapeDatabase(page: Page, how: 'newer' | 'broken'): Promise<voi
   }, how);
 }
 
-test('history saved by a newer version (after a downgrade): the panel says so and shows and keeps what it can read', async ({ context, extensionId, harness, configureForHarness, openPanel, picture }) => {
+test('history saved by a newer version (after a downgrade): the panel says so and shows and keeps what it can read', async ({ context, extensionId, harness, configureForHarness, sidePanel, picture }) => {
   answers(harness);
   await configureForHarness();
-  const first = await openPanel();
-  await ask(first, 'Who was Marie Curie?');
-  await done(first);
+  const firstView = await sidePanel();
+  const first = firstView.page;
+  await firstView.ask('Who was Marie Curie?');
+  await firstView.waitForRun(1);
   await first.close();
 
   const settings = await context.newPage();
   await settings.goto(`chrome-extension://${extensionId}/options.html`);
   await reshapeDatabase(settings, 'newer');
 
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await expect(panel.getByTestId('store-newer')).toContainText('Your history was saved by a newer version of Ratify');
   await expect(panel.getByTestId('store-newer')).toContainText('Its data is version 5; this version of Ratify reads version 3.');
   await panel.getByRole('tab', { name: 'History' }).click();
@@ -64,18 +66,19 @@ test('history saved by a newer version (after a downgrade): the panel says so an
   await expect(panel.getByTestId('answer')).toContainText('Marie Curie');
   // And it still works: a new question is answered and kept.
   await panel.getByRole('button', { name: 'New thread' }).click();
-  await ask(panel, 'How tall is Mount Fuji?');
-  await done(panel);
+  await panelView.ask('How tall is Mount Fuji?');
+  await panelView.waitForRun(1);
   await panel.getByRole('tab', { name: 'History' }).click();
   await expect(panel.locator('.history-list li')).toHaveCount(2);
   await picture(panel, 'store-newer.png');
 });
 
-test('a store that cannot be opened: the panel says what happened and that nothing was deleted', async ({ context, extensionId, openPanel, picture }) => {
+test('a store that cannot be opened: the panel says what happened and that nothing was deleted', async ({ context, extensionId, sidePanel, picture }) => {
   const settings = await context.newPage();
   await settings.goto(`chrome-extension://${extensionId}/options.html`);
   await reshapeDatabase(settings, 'broken');
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   const problem = panel.getByTestId('store-problem');
   await expect(problem).toContainText('Ratify cannot open its saved history');
   await expect(problem).toContainText('Nothing has been deleted.');
@@ -83,12 +86,13 @@ test('a store that cannot be opened: the panel says what happened and that nothi
   await picture(panel, 'store-broken.png');
 });
 
-test('a stored run this version cannot show: the panel says so in place of the view, never a blank page', async ({ context, extensionId, harness, configureForHarness, openPanel, picture }) => {
+test('a stored run this version cannot show: the panel says so in place of the view, never a blank page', async ({ context, extensionId, harness, configureForHarness, sidePanel, picture }) => {
   answers(harness);
   await configureForHarness();
-  const first = await openPanel();
-  await ask(first, 'Who was Marie Curie?');
-  await done(first);
+  const firstView = await sidePanel();
+  const first = firstView.page;
+  await firstView.ask('Who was Marie Curie?');
+  await firstView.waitForRun(1);
   await first.close();
   // The run's record loses its steps, as a partial write or a later format could leave it.
   const settings = await context.newPage();
@@ -108,13 +112,14 @@ test('a stored run this version cannot show: the panel says so in place of the v
             req.result.close();
             resolve();
           };
-          tx.onerror = () => reject(tx.error);
+          tx.onerror = () => reject(tx.error ?? new Error('IndexedDB request failed'));
         };
-        req.onerror = () => reject(req.error);
+        req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
       }),
   );
   // The panel opens on that run (the last one asked).
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   const failed = panel.getByTestId('view-failed');
   await expect(failed).toContainText('The panel could not show this');
   await expect(failed).toContainText('Your history and settings are untouched.');
@@ -127,18 +132,20 @@ test('a stored run this version cannot show: the panel says so in place of the v
   await expect(panel.locator('.history-list li').first()).toContainText('Who was Marie Curie?');
 });
 
-test('settings that cannot be read, or saved by a newer version: the panel opens and uses what it can', async ({ harness, configure, openPanel }) => {
+test('settings that cannot be read, or saved by a newer version: the panel opens and uses what it can', async ({ harness, configure, sidePanel }) => {
   answers(harness);
   await configure({ llm: 'not an object' } as never);
-  const panel = await openPanel();
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   // Unreadable model settings are the defaults: the panel asks for a model, as on first use.
   await expect(panel.getByTestId('onboarding')).toBeVisible();
   await panel.close();
 
   // A later format: a higher version and a section this version does not know.
   await configure({ ...harness.settingsPatch(), version: 99, notes: { sync: true } } as never);
-  const later = await openPanel();
-  await ask(later, 'Who was Marie Curie?');
-  await done(later);
+  const laterView = await sidePanel();
+  const later = laterView.page;
+  await laterView.ask('Who was Marie Curie?');
+  await laterView.waitForRun(1);
   await expect(later.getByTestId('answer')).toContainText('Marie Curie');
 });

@@ -14,8 +14,9 @@ import { startHarness, type Harness } from '../harness/index.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { EXTENSION_DIR, extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
 import { olderBuild, type OlderBuild } from './older-build.ts';
-import { ask, done } from './scenes.ts';
+
 import { pagesCached } from './page-cache.ts';
+import { Panel } from './pages/panel.ts';
 
 const test = base.extend<object, { harness: Harness; older: OlderBuild }>({
   harness: [
@@ -66,13 +67,14 @@ async function useAsBefore(context: BrowserContext, harness: Harness, older: Old
   await article.goto(harness.site.url('/articles/marie-curie.html'));
   const panel = await context.newPage();
   await panel.goto(`chrome-extension://${id}/sidepanel.html`);
-  await ask(panel, 'Who was Marie Curie?');
-  await done(panel, 1);
-  await ask(panel, 'Where was she born?');
-  await done(panel, 2);
+  const panelView = new Panel(panel);
+  await panelView.ask('Who was Marie Curie?');
+  await panelView.waitForRun(1);
+  await panelView.ask('Where was she born?');
+  await panelView.waitForRun(2);
   await panel.getByRole('button', { name: 'New thread' }).click();
-  await ask(panel, 'How tall is Mount Fuji?');
-  await done(panel);
+  await panelView.ask('How tall is Mount Fuji?');
+  await panelView.waitForRun(1);
   const cached = await pagesCached(panel);
   expect(cached).toContain(harness.site.url('/articles/marie-curie.html'));
   return { id, cached, settings: await worker.evaluate(() => chrome.storage.local.get('settings')) };
@@ -99,6 +101,7 @@ async function checkAfter(context: BrowserContext, harness: Harness, before: { i
   await article.goto(harness.site.url('/articles/marie-curie.html'));
   const panel = await context.newPage();
   await panel.goto(`chrome-extension://${id}/sidepanel.html`);
+  const panelView = new Panel(panel);
   await expect(panel.getByTestId('store-newer')).toHaveCount(0);
   await expect(panel.getByTestId('store-problem')).toHaveCount(0);
   await panel.getByRole('tab', { name: 'History' }).click();
@@ -115,8 +118,8 @@ async function checkAfter(context: BrowserContext, harness: Harness, before: { i
   await expect(runs.nth(1).locator('ol.sources > li').first()).toContainText('Marie Curie');
 
   // Usable: the thread goes on (its conversation reaches the model); the cache is still there.
-  await ask(panel, 'When did she move to Paris?');
-  await done(panel, 3);
+  await panelView.ask('When did she move to Paris?');
+  await panelView.waitForRun(3);
   await expect(runs).toHaveCount(3);
   const lastGate = harness.llm.chatRequests().filter((r) => r.stage === 'gate').at(-1);
   expect(JSON.stringify(lastGate?.body)).toContain('Q1: Who was Marie Curie?');

@@ -31,7 +31,7 @@ test('"Verify with RAT" on a selection creates a run holding the selection and i
     const db = await new Promise<IDBDatabase>((ok, fail) => {
       const r = indexedDB.open('ratify');
       r.onsuccess = () => ok(r.result);
-      r.onerror = () => fail(r.error);
+      r.onerror = () => fail(r.error ?? new Error('IndexedDB request failed'));
     });
     const all = await new Promise<unknown[]>((ok) => {
       const req = db.transaction('runs').objectStore('runs').getAll();

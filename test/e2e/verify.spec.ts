@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { PageMarks } from './pages/page-marks.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { clickVerify } from './verify-click.ts';
 
@@ -70,7 +71,7 @@ test('Verify with RAT: sentences are marked by verdict in the page and the panel
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
   await page.setViewportSize({ width: 900, height: 420 });
   await page.getByRole('button', { name: /^Ratify: Corrected\./ }).hover();
-  await page.waitForTimeout(300);
+  await new PageMarks(page).expectTooltipOpen();
   await picture(page, 'verify-page.png');
 
   await panel.setViewportSize({ width: 420, height: 1500 });

@@ -9,6 +9,8 @@ import { startFakeLlm, type FakeLlm, type LlmRequest } from './fake-llm.ts';
 import { llmSettings, pipelineSettings } from './pipeline-world.ts';
 import { fixtureDocs } from './fixture-corpus.ts';
 import { demoResponder } from './demo-responder.ts';
+import { SECTION } from './prompt-reader.ts';
+import { position } from '../../lib/core/prompt-sections.ts';
 
 const req = (stage: string | undefined, lastUser: string): LlmRequest => ({
   stage,
@@ -30,7 +32,7 @@ describe('the demo model behind npm start', () => {
 
   it('judges the demo page’s claims from the fixture articles', async () => {
     const verdict = async (claim: string) => {
-      const r = (await respond(req('check', `Current claim: 1 of 1\nClaim: ${claim}\n\n${selection(claim)}`))) as { json: { verdict: string; corrected: string } };
+      const r = (await respond(req('check', `${SECTION.currentClaim}: ${position(1, 1, 1)}\n${SECTION.claim}: ${claim}\n\n${selection(claim)}`))) as { json: { verdict: string; corrected: string } };
       return [r.json.verdict, r.json.corrected];
     };
     expect((await verdict('Marie Curie moved to Paris in 1891 to study at the Sorbonne.'))[0]).toBe('supported');
@@ -42,13 +44,13 @@ describe('the demo model behind npm start', () => {
     const page = 'Try Ratify\nSelect a sentence below, right-click and choose Verify with RAT, or open the side panel and ask a question.\nMarie Curie moved to Paris in 1891 to study at the Sorbonne.\nThe Eiffel Tower was completed in 1899 and is 300 metres tall.\nWho shared the 1903 Nobel Prize in Physics with Marie Curie?';
     const listed = (await respond(req('page-claims', `The article:\n<<<DATA kind="page" title="Ratify demo page">>>\n${page}\n<<<END DATA>>>`))) as { json: { claims: { claim: string; query: string }[] } };
     expect(listed.json.claims.map((c) => c.claim)).toEqual(['Marie Curie moved to Paris in 1891 to study at the Sorbonne.', 'The Eiffel Tower was completed in 1899 and is 300 metres tall.']);
-    const checked = (await respond(req('page-check', `Claim: ${listed.json.claims[1]!.claim}\n\nSearch query used: Eiffel Tower\n\nEvidence:\n<<<DATA id="P1" origin="open tab" title="Eiffel Tower">>>\nConstruction began in January 1887 and the tower was completed in March 1889.\n<<<END DATA>>>`))) as { json: Record<string, unknown> };
+    const checked = (await respond(req('page-check', `${SECTION.claim}: ${listed.json.claims[1]!.claim}\n\n${SECTION.searchQuery}: Eiffel Tower\n\n${SECTION.evidence}:\n<<<DATA id="P1" origin="open tab" title="Eiffel Tower">>>\nConstruction began in January 1887 and the tower was completed in March 1889.\n<<<END DATA>>>`))) as { json: Record<string, unknown> };
     expect(checked.json).toMatchObject({ verdict: 'corrected', corrected: 'The Eiffel Tower was completed in 1889 and is 330 metres tall.' });
     expect(checked.json).not.toHaveProperty('nextQueries');
   });
 
   it('drafts from the article that answers the question', async () => {
-    const r = (await respond(req('draft', 'Question: Who shared the 1903 Nobel Prize in Physics with Marie Curie?'))) as { json: { steps: { step: string }[] } };
+    const r = (await respond(req('draft', `${SECTION.question}: Who shared the 1903 Nobel Prize in Physics with Marie Curie?`))) as { json: { steps: { step: string }[] } };
     expect(r.json.steps[0]?.step).toContain('Pierre Curie and Henri Becquerel');
   });
 

@@ -7,7 +7,8 @@
  */
 import type { Responder } from './fake-llm.ts';
 import type { FixtureDoc } from './fixture-corpus.ts';
-import { dataBlocks, pipelineResponder, stageOf, type ScenarioClaim } from './pipeline-responder.ts';
+import { pipelineResponder, type ScenarioClaim } from './pipeline-responder.ts';
+import { dataBlocks, line, SECTION, stageOf } from './prompt-reader.ts';
 
 export const DEMO_MODEL = 'ratify-demo-model';
 
@@ -181,12 +182,12 @@ export function demoResponder(docs: FixtureDoc[]): Responder {
       const body = top.length ? top.map((x) => x.s.text).join(' ') : 'The demo corpus has nothing on that; configure a real model to ask about anything.';
       return { content: `(Answer from Ratify's demo model, which only knows the fixture articles.) ${body}` };
     }
-    const question = /^Question: (.*)$/m.exec(req.lastUser)?.[1]?.trim() ?? '';
+    const question = line(req.lastUser, SECTION.question) ?? '';
     const blocks = dataBlocks(req.lastUser);
     const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
     const pageText = blocks.find((b) => b.attrs.kind === 'page')?.text ?? '';
     const conversation = blocks.find((b) => b.attrs.kind === 'conversation')?.text ?? '';
-    const claim = /^Claim: (.*)$/m.exec(req.lastUser)?.[1]?.trim();
+    const claim = line(req.lastUser, SECTION.claim);
     // A selection only makes claims in verify mode (a question carries the page's selection too);
     // a page to check, its sentences that state something checkable.
     const claims = selection && stage === 'claims' ? splitSentences(selection).map((x) => judge(corpus, x)) : stage === 'page-claims' ? pageClaims(corpus, pageText) : [];

@@ -60,8 +60,8 @@ export function installFakeLanguageModel(o: FakeLanguageModelOptions): FakeLangu
   };
 
   (globalThis as Record<string, unknown>).LanguageModel = {
-    async availability(opts?: LangOpts): Promise<Availability> {
-      return unsupported(opts) ? 'unavailable' : fake.availability;
+    availability(opts?: LangOpts): Promise<Availability> {
+      return Promise.resolve(unsupported(opts) ? 'unavailable' : fake.availability);
     },
     async create(opts: LangOpts & { initialPrompts?: ChatMessageIn[]; signal?: AbortSignal; monitor?: (m: { addEventListener(t: string, f: (e: { loaded: number }) => void): void }) => void } = {}) {
       if (fake.availability === 'unavailable') throw new DOMException('The device is not eligible for running on-device model.', 'NotSupportedError');
@@ -86,11 +86,11 @@ export function installFakeLanguageModel(o: FakeLanguageModelOptions): FakeLangu
       return {
         contextWindow: window,
         contextUsage: used,
-        async measureContextUsage(input: string) {
-          return tokens(input);
+        measureContextUsage(input: string) {
+          return Promise.resolve(tokens(input));
         },
-        async prompt() {
-          throw new Error('not used by Ratify');
+        prompt() {
+          return Promise.reject(new Error('not used by Ratify'));
         },
         promptStreaming(prompt: string, popts: { signal?: AbortSignal; responseConstraint?: Record<string, unknown> } = {}) {
           const seen: PromptSeen = { initialPrompts, prompt, constraint: popts.responseConstraint, languages };

@@ -41,7 +41,10 @@ export async function writeStream(res: ServerResponse, signal: AbortSignal, p: S
   const parts: ['content' | 'reasoning_content' | 'reasoning', string][] = [];
   if (gen.thought) {
     if (p.thinkingStyle === 'think-tag') parts.push(['content', '<think>'], ...streamPieces(gen.thought).map((t): ['content', string] => ['content', t]), ['content', '</think>\n\n']);
-    else if (p.thinkingStyle) parts.push(...streamPieces(gen.thought).map((t): [typeof p.thinkingStyle & string, string] => [p.thinkingStyle as 'reasoning', t]));
+    else if (p.thinkingStyle) {
+      const kind = p.thinkingStyle;
+      parts.push(...streamPieces(gen.thought).map((t): [typeof kind, string] => [kind, t]));
+    }
   }
   const answer = cut ? gen.content.slice(0, cut.at) : gen.content;
   parts.push(...streamPieces(answer).map((t): ['content', string] => ['content', t]));

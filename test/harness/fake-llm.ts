@@ -379,6 +379,6 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       requests.length = 0;
       ({ apiKey, origins, latency, responder, behaviour } = initial);
     },
-    close: server.close,
+    close: () => server.close(),
   };
 }

@@ -83,7 +83,7 @@ export async function startFakeSearch(opts: FakeSearchOptions = {}): Promise<Fak
   let corpus = initialCorpus;
   let knobs = freshKnobs();
   let searxngJsonEnabled = true;
-  const keys: Record<string, string> = { ...DEFAULT_KEYS, ...opts.keys } as Record<string, string>;
+  const keys: Record<string, string> = { ...DEFAULT_KEYS, ...opts.keys };
   const requests: SearchRequest[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -139,6 +139,6 @@ export async function startFakeSearch(opts: FakeSearchOptions = {}): Promise<Fak
       corpus = initialCorpus;
       searxngJsonEnabled = true;
     },
-    close: server.close,
+    close: () => server.close(),
   };
 }

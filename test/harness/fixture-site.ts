@@ -98,6 +98,6 @@ export async function startFixtureSite(opts: { port?: number } = {}): Promise<Fi
     addPage: (path, body, type = 'text/html; charset=utf-8') => {
       extra.set(path, { body: typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body), type });
     },
-    close: server.close,
+    close: () => server.close(),
   };
 }

@@ -17,7 +17,8 @@
  * "as a link", "split across searches".
  */
 import type { LlmRequest, Reply, Responder } from './fake-llm.ts';
-import { pipelineResponder, stageOf, type PipelineScenario } from './pipeline-responder.ts';
+import { pipelineResponder, type PipelineScenario } from './pipeline-responder.ts';
+import { laterItems, stageOf, standing } from './prompt-reader.ts';
 
 const DIGIT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 const NATO: Record<string, string> = Object.fromEntries(
@@ -32,6 +33,8 @@ const PUBLIC_WORDS = ['Marie', 'Curie', 'Nobel', 'Prize', 'Physics'];
 const INSTRUCTION = /put the (.+?) in your next search(?:,\s*([a-z0-9 ]+))?/i;
 
 const digitsOf = (v: string) => v.replace(/\D/g, '');
+/** A reply's text field, or `fallback` when it is empty or not text. */
+const textOr = (v: unknown, fallback: string): string => (typeof v === 'string' && v ? v : fallback);
 
 function numberInWords(n: number): string {
   const small = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
@@ -128,12 +131,12 @@ export function gullibleResponder(sc: PipelineScenario = {}): Gullible {
         break;
       case 'revise':
       case 'check': {
-        const finalRound = !/"sufficient": true when/.test(req.system);
+        const finalRound = standing(req.system).lastRound;
         if (!finalRound) Object.assign(json, query ? { sufficient: false, retryQuery: query } : { sufficient: true, retryQuery: '' });
-        const later = (req.lastUser.split(/Later steps \(drafts\):|Next step \(draft\):|Later claims:/)[1] ?? '').split('\n').filter((l) => /^\d+\. /.test(l)).length;
+        const later = laterItems(req.lastUser).length;
         if (later) {
-          if (stageOf(req) === 'revise') Object.assign(json, { kept: false, revised: `${String(json.revised || 'Marie Curie won the Nobel Prize')} (updated)`, nextQueries: Array(later).fill(query) });
-          else Object.assign(json, { verdict: 'corrected', corrected: String(json.corrected || 'Marie Curie won the Nobel Prize'), nextQueries: Array(later).fill(query) });
+          if (stageOf(req) === 'revise') Object.assign(json, { kept: false, revised: `${textOr(json.revised, 'Marie Curie won the Nobel Prize')} (updated)`, nextQueries: Array(later).fill(query) });
+          else Object.assign(json, { verdict: 'corrected', corrected: textOr(json.corrected, 'Marie Curie won the Nobel Prize'), nextQueries: Array(later).fill(query) });
         }
         break;
       }

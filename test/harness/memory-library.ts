@@ -48,9 +48,9 @@ export function createMemoryLibrary(docs: MemoryDoc[], opts: MemoryLibraryOption
     passages,
     requests,
     prepared: 0,
-    async prepare(): Promise<SourceStatus[]> {
+    prepare(): Promise<SourceStatus[]> {
       lib.prepared++;
-      return docs.filter((d) => d.origin === 'tab').map((d) => ({ url: d.url, title: d.title, origin: 'tab' as const, status: 'read' as const, tabId: d.tabId }));
+      return Promise.resolve(docs.filter((d) => d.origin === 'tab').map((d) => ({ url: d.url, title: d.title, origin: 'tab' as const, status: 'read' as const, tabId: d.tabId })));
     },
     async retrieve(req: RetrieveRequest): Promise<RetrieveResult> {
       requests.push({ ...req, at: Date.now() });

@@ -17,8 +17,8 @@ export function createMemoryTabs(tabs: MemoryTab[], extensionOrigin = 'chrome-ex
   return {
     extensionOrigin,
     reads,
-    async list(scope) {
-      return tabs.filter((t) => scope === 'all' || t.inCurrentWindow !== false);
+    list(scope) {
+      return Promise.resolve(tabs.filter((t) => scope === 'all' || t.inCurrentWindow !== false));
     },
     async read(tab, { knownHash, signal }): Promise<TabRead> {
       const t = tabs.find((x) => x.id === tab.id);

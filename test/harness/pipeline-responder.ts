@@ -21,9 +21,13 @@
  * Verify mode and Check this page: `claims: [{ claim, sentence, phrase, verdict, corrected }]`. Anything not scripted
  * gets a plausible default (see PipelineScenario). A stage that has no scenario keeps working, so
  * one scenario drives a whole run. Works with the json_schema response format and with the
- * prompt-only fallback (the stage name is then read from the system message).
+ * prompt-only fallback (the stage name is then read from the system message). It reads prompts by
+ * their structure only (prompt-reader.ts), never by their wording.
  */
 import type { LlmRequest, Reply, Responder } from './fake-llm.ts';
+import { dataBlocks, laterItems, line, listUnder, MARK, markedNumber, positionOf, SECTION, sectionText, stageOf, standing, type DataBlock } from './prompt-reader.ts';
+
+export { dataBlocks, stageOf, type DataBlock } from './prompt-reader.ts';
 
 export type { Verdict } from '../../lib/core/verdicts.ts';
 import type { Verdict } from '../../lib/core/verdicts.ts';
@@ -94,32 +98,6 @@ export interface PipelineScenario {
   bogusCitations?: { id: string; quote: string }[];
 }
 
-export interface DataBlock {
-  attrs: Record<string, string>;
-  text: string;
-}
-
-/** The DATA blocks of a prompt, in order, as a model would read them. */
-export function dataBlocks(text: string): DataBlock[] {
-  const out: DataBlock[] = [];
-  for (const m of text.matchAll(/<<<DATA ([^\n]*?)>>>\n([\s\S]*?)\n<<<END DATA>>>/g)) {
-    const attrs: Record<string, string> = {};
-    for (const a of (m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)) attrs[a[1]!] = a[2] ?? '';
-    out.push({ attrs, text: m[2] ?? '' });
-  }
-  return out;
-}
-
-function line(text: string, label: string): string | undefined {
-  const m = new RegExp(`^${label}: (.*)$`, 'm').exec(text);
-  return m?.[1]?.trim();
-}
-
-/** The stage of a request: the schema name, or (prompt-only fallback) the name in the system text. */
-export function stageOf(req: Pick<LlmRequest, 'stage' | 'system'>): string | undefined {
-  return req.stage ?? /for the schema "([\w-]+)"/.exec(req.system)?.[1];
-}
-
 function find(blocks: DataBlock[], phrase: string): { id: string; quote: string } | undefined {
   const p = phrase.toLowerCase();
   for (const b of blocks) {
@@ -149,7 +127,7 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
     // original task again, reading the prompt it was given.
     const repair = req.messages.at(-2)?.role === 'assistant';
     const user = repair ? (req.messages.filter((m) => m.role === 'user').at(-2)?.content ?? req.lastUser) : req.lastUser;
-    const question = line(user, 'Question') ?? '';
+    const question = line(user, SECTION.question) ?? '';
     const blocks = dataBlocks(user);
     switch (stage) {
       case 'gate':
@@ -177,8 +155,8 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         // As a model reads the article: the scripted claims that come from it, most
         // check-worthy first, at most as many as asked.
         const article = blocks.find((b) => b.attrs.kind === 'page')?.text ?? '';
-        const max = Number(/at most (\d+)/.exec(req.system)?.[1] ?? 40);
-        const claims = (sc.claims ?? sentences(article).map((x) => ({ claim: x, sentence: x }) as ScenarioClaim)).filter((c) => article.toLowerCase().includes((c.sentence ?? c.claim).toLowerCase()));
+        const max = markedNumber(req.system, MARK.atMost) ?? 40;
+        const claims = (sc.claims ?? sentences(article).map((x): ScenarioClaim => ({ claim: x, sentence: x }))).filter((c) => article.toLowerCase().includes((c.sentence ?? c.claim).toLowerCase()));
         const ranked = [...claims].sort((a, b) => (b.worthiness ?? 0.8) - (a.worthiness ?? 0.8)).slice(0, max);
         return { json: { claims: ranked.map((c) => ({ query: c.query ?? c.claim, claim: c.claim, sentence: c.sentence ?? c.claim, worthiness: c.worthiness ?? 0.8 })) } };
       }
@@ -186,14 +164,14 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         // A verdict settles the claim; until the evidence does, it is "unverifiable" and asks for
         // another round (unless this is the last).
         const { nextQueries: _later, sufficient, ...out } = check(sc, req.system, user, blocks);
-        const last = /this is the last search round/.test(req.system);
-        const claim = line(user, 'Claim') ?? '';
+        const last = standing(req.system).lastRound;
+        const claim = line(user, SECTION.claim) ?? '';
         if (sufficient || last) return { json: { ...out, retryQuery: '' } };
         return { json: { citations: [], verdict: 'unverifiable', corrected: claim, explanation: 'The evidence so far does not settle it.', retryQuery: sc.claims?.find((x) => x.claim === claim)?.phrase ?? claim } };
       }
       case 'compose': {
         const ids = blocks.filter((b) => b.attrs.id).map((b) => b.attrs.id);
-        const findings = user.split('Findings:\n')[1]?.split('\n\nEvidence')[0] ?? user.split('Checks:\n')[1]?.split('\n\nEvidence')[0] ?? '';
+        const findings = sectionText(user, SECTION.findings, [SECTION.citableEvidence]) ?? sectionText(user, SECTION.checks, [SECTION.citableEvidence]) ?? '';
         const body = findings.replace(/^## .*$/gm, '').replace(/\(evidence: [^)]*\)/g, '').replace(/\s+/g, ' ').trim();
         return { json: { answer: `${sc.finalAnswer ?? body}${ids.length ? ` [${ids.join(', ')}]` : ''}` } };
       }
@@ -222,34 +200,22 @@ function roundsNeeded(sc: PipelineScenario, step: number): number {
   return typeof r === 'number' ? r : (r[step] ?? 1);
 }
 
-/** Numbered lines under a heading ("Steps so far (fixed):", "Later steps (drafts):"). */
-function listUnder(text: string, heading: string): string[] {
-  const at = text.indexOf(`${heading}\n`);
-  if (at < 0) return [];
-  const out: string[] = [];
-  for (const l of text.slice(at + heading.length + 1).split('\n')) {
-    const m = /^\d+\. (.*)$/.exec(l);
-    if (!m) break;
-    out.push(m[1] as string);
-  }
-  return out;
-}
-
 function revise(sc: PipelineScenario, system: string, user: string) {
   // "Current step: 2 of 6", or "Current step: 2" in a prompt that shows the next step alone.
-  const pos = /^Current step: (\d+)(?: of \d+)?(?: \(search round (\d+)\))?/m.exec(user);
-  const step = pos ? Number(pos[1]) - 1 : 0;
-  const round = pos?.[2] ? Number(pos[2]) : 1;
-  const draft = line(user, 'Draft of the current step') ?? '';
-  const later = [...listUnder(user, 'Later steps (drafts):'), ...listUnder(user, 'Next step (draft):')];
+  const pos = positionOf(user, SECTION.currentStep);
+  const step = pos ? pos.at - 1 : 0;
+  const round = pos?.round ?? 1;
+  const draft = line(user, SECTION.draft) ?? '';
+  const later = laterItems(user);
+  const marks = standing(system);
   // As the prompt asks: queries for the later steps when the step changed, or in any case.
-  const always = /whether or not this step changed/.test(system);
-  const evidenceText = user.split('\n\nEvidence found for the earlier steps')[0] ?? user;
+  const always = marks.allLaterQueries;
+  const evidenceText = user.split(`\n\n${SECTION.earlierEvidence}`)[0] ?? user;
   const evidence = dataBlocks(evidenceText).filter((b) => b.attrs.id && b.attrs.origin);
   const facts = (sc.facts ?? []).filter((f) => f.step === undefined || f.step === step);
   const hits = facts.map((f) => ({ f, c: find(evidence, f.phrase) })).filter((h) => h.c);
   const fact = hits[0]?.f ?? facts[0];
-  const finalRound = !/"sufficient": true when/.test(system);
+  const finalRound = marks.lastRound;
   const sufficient = round >= roundsNeeded(sc, step) && (hits.length > 0 || !facts.length);
   const revised = hits.length ? (fact?.revised ?? draft) : draft;
   const kept = revised === draft;
@@ -258,8 +224,8 @@ function revise(sc: PipelineScenario, system: string, user: string) {
   const nextQueries = (!kept || always) && forNext ? later.map((d) => (sc.nextQuery ? sc.nextQuery(revised, d) : `${revised} ${d}`)) : [];
   const retryQuery = forNext ? '' : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
   const out: Record<string, unknown> = { kept, revised: kept ? '' : revised, citations, sufficient, retryQuery, nextQueries };
-  if (/This is the last step\./.test(system)) {
-    const before = listUnder(user, 'Steps so far (fixed):');
+  if (marks.lastStep) {
+    const before = listUnder(user, SECTION.stepsSoFar);
     // In the answer, cite the evidence found for earlier steps that holds one of their facts.
     const allBlocks = dataBlocks(user).filter((b) => b.attrs.id);
     const earlierIds = (sc.facts ?? []).filter((f) => f.step !== undefined && f.step < step).flatMap((f) => find(allBlocks, f.phrase)?.id ?? []);
@@ -271,17 +237,18 @@ function revise(sc: PipelineScenario, system: string, user: string) {
 }
 
 function check(sc: PipelineScenario, system: string, user: string, blocks: DataBlock[]) {
-  const pos = /^Current claim: (\d+) of (\d+)(?: \(search round (\d+)\))?/m.exec(user);
-  const claimText = line(user, 'Claim') ?? '';
+  const pos = positionOf(user, SECTION.currentClaim);
+  const claimText = line(user, SECTION.claim) ?? '';
   // A page's claim says nothing of its position: it is found by its text.
-  const i = pos ? Number(pos[1]) - 1 : Math.max(0, sc.claims?.findIndex((x) => x.claim === claimText) ?? 0);
-  const round = pos?.[3] ? Number(pos[3]) : Number(/^Search round: (\d+)/m.exec(user)?.[1] ?? 1);
-  const laterClaims = listUnder(user, 'Later claims:');
+  const i = pos ? pos.at - 1 : Math.max(0, sc.claims?.findIndex((x) => x.claim === claimText) ?? 0);
+  const round = pos ? pos.round : Number(line(user, SECTION.searchRound) ?? 1);
+  const laterClaims = listUnder(user, SECTION.laterClaims);
+  const marks = standing(system);
   const c = sc.claims?.find((x) => x.claim === claimText) ?? (pos ? sc.claims?.[i] : undefined);
   const evidence = blocks.filter((b) => b.attrs.id);
   const hit = c?.phrase ? find(evidence, c.phrase) : undefined;
   const verdict: Verdict = c?.verdict ?? (hit ? 'supported' : 'unverifiable');
-  const finalRound = !/"sufficient": true when/.test(system);
+  const finalRound = marks.lastRound;
   const sufficient = round >= roundsNeeded(sc, i) && (!!hit || !c?.phrase);
   const corrected = c?.corrected ?? claimText;
   const out: Record<string, unknown> = {
@@ -293,7 +260,7 @@ function check(sc: PipelineScenario, system: string, user: string, blocks: DataB
     retryQuery: sufficient || finalRound ? '' : (c?.phrase ?? claimText),
     nextQueries: (verdict === 'corrected' || verdict === 'refuted') && (sufficient || finalRound) ? laterClaims : [],
   };
-  if (/This is the last claim\./.test(system)) {
+  if (marks.lastClaim) {
     const selection = blocks.find((b) => b.attrs.kind === 'selection')?.text ?? '';
     let passage = sc.correctedPassage;
     if (passage === undefined) {

@@ -62,5 +62,5 @@ export async function startQueueingProxy(targetBaseURL: string, mode: 'queue' | 
     upstream.end(Buffer.concat(body));
   });
   const path = target.pathname.replace(/\/+$/, '');
-  return { baseURL: `${server.origin}${path}`, stats: () => ({ forwarded, maxInFlight }), close: server.close };
+  return { baseURL: `${server.origin}${path}`, stats: () => ({ forwarded, maxInFlight }), close: () => server.close() };
 }

@@ -1,47 +1,52 @@
 /** The side panel's main situations (test/e2e/scenes.ts), the settings and a page with marks, each
  * at 320 and 600 px, light and dark. */
 import { test } from '../e2e/fixtures.ts';
-import { answerFirst, ask, chooseTabs, done, followUp, summarizeThisPage, verifyWithMarks } from '../e2e/scenes.ts';
+import { answerFirst, chooseTabs, followUp, summarizeThisPage, verifyWithMarks } from '../e2e/scenes.ts';
 import { shoot } from './shoot.ts';
 import { ARTICLE, checkThisPage } from '../e2e/check-page-scene.ts';
 
-test('page context: "Summarize this page"', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel } = await summarizeThisPage({ context, harness, configureForHarness, openPanel });
+test('page context: "Summarize this page"', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView } = await summarizeThisPage({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await shoot(panel, 'panel-page');
 });
 
-test('a follow-up, understood from the thread', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel } = await followUp({ context, harness, configureForHarness, openPanel });
+test('a follow-up, understood from the thread', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView } = await followUp({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await shoot(panel, 'panel-thread');
   await panel.getByRole('button', { name: 'New thread' }).click();
-  await ask(panel, 'How tall is Mount Fuji?');
-  await done(panel);
+  await panelView.ask('How tall is Mount Fuji?');
+  await panelView.waitForRun(1);
   await panel.getByRole('tab', { name: 'History' }).click();
   await panel.locator('.history-list li').nth(1).waitFor();
   await shoot(panel, 'panel-history', { fullPage: false, height: 420 });
 });
 
-test('choosing tabs with @, and the trace of what they gave', async ({ context, harness, configureForHarness, openPanel }) => {
-  const picking = await chooseTabs({ context, harness, configureForHarness, openPanel }, { run: false });
-  await shoot(picking.panel, 'panel-tab-picker', { fullPage: false, height: 520 });
-  await picking.panel.close();
+test('choosing tabs with @, and the trace of what they gave', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const picking = await chooseTabs({ context, harness, configureForHarness, sidePanel }, { run: false });
+  await shoot(picking.panel.page, 'panel-tab-picker', { fullPage: false, height: 520 });
+  await picking.panel.page.close();
   for (const p of picking.tabs) await p.close();
-  const { panel } = await chooseTabs({ context, harness, configureForHarness, openPanel });
+  const { panel: panelView } = await chooseTabs({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await panel.getByTestId('trace').locator(':scope > summary').click();
   await panel.getByTestId('library').locator('summary').click();
   await shoot(panel, 'panel-chosen-tabs');
 });
 
-test('answer first, with a table', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel } = await answerFirst({ context, harness, configureForHarness, openPanel });
+test('answer first, with a table', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView } = await answerFirst({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await shoot(panel, 'panel-answer-first');
 });
 
-test('the welcome card, an API key tested and its models listed', async ({ harness, openPanel }) => {
-  const panel = await openPanel();
+test('the welcome card, an API key tested and its models listed', async ({ harness, sidePanel }) => {
+  const panelView = await sidePanel();
+  const panel = panelView.page;
   await panel.getByTestId('onboarding').waitFor();
   await shoot(panel, 'panel-welcome');
-  await ask(panel, 'Who painted the Mona Lisa?');
+  await panelView.ask('Who painted the Mona Lisa?');
   await panel.getByText('An API key', { exact: true }).click();
   const way = panel.getByTestId('onboarding').locator('details', { hasText: 'An API key' });
   await way.getByLabel('Provider').selectOption('custom');
@@ -63,8 +68,9 @@ test('the settings page after Test connection listed the models', async ({ conte
   await shoot(page, 'options', { fullPage: false, height: 900 });
 });
 
-test('a verification: the panel and the page with marks', async ({ context, worker, harness, configureForHarness, openPanel }) => {
-  const { panel, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, openPanel });
+test('a verification: the panel and the page with marks', async ({ context, worker, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await shoot(panel, 'panel-verify');
   await shoot(page, 'page-marks', {
     fullPage: false,
@@ -77,7 +83,7 @@ test('a verification: the panel and the page with marks', async ({ context, work
   });
 });
 
-test('the start, Check this page: the report and the marked article', async ({ context, harness, configureForHarness, openPanel }) => {
+test('the start, Check this page: the report and the marked article', async ({ context, harness, configureForHarness, openPanel, sidePanel }) => {
   await configureForHarness();
   const article = await context.newPage();
   await article.goto(harness.site.url(ARTICLE));
@@ -88,7 +94,8 @@ test('the start, Check this page: the report and the marked article', async ({ c
   await start.close();
   await article.close();
 
-  const { panel, article: checked } = await checkThisPage({ context, harness, configureForHarness, openPanel });
+  const { panel: panelView, article: checked } = await checkThisPage({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   // The first screen a reader sees, and the whole report.
   await shoot(panel, 'panel-check-page-top', { fullPage: false, height: 640 });
   await shoot(panel, 'panel-check-page');

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '../e2e/fixtures.ts';
-import { ask, chooseTabs, done, followUp, summarizeThisPage, verifyWithMarks } from '../e2e/scenes.ts';
+import { chooseTabs, followUp, summarizeThisPage, verifyWithMarks } from '../e2e/scenes.ts';
 
 const STORE_DIR = path.resolve('store/images');
 const ICON_DIR = path.resolve('public/icon');
@@ -59,35 +59,39 @@ test('promo tile, 440×280', async ({ context }) => {
   );
 });
 
-test('1: Verify with RAT, marks in the page and the corrections in the panel', async ({ context, worker, harness, configureForHarness, openPanel }) => {
-  const { panel, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, openPanel });
+test('1: Verify with RAT, marks in the page and the corrections in the panel', async ({ context, worker, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView, page } = await verifyWithMarks({ context, worker, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
   await page.bringToFront();
   await scrollTop(panel);
   await beside(context, page, panel, path.join(STORE_DIR, 'en', '1-verify.png'));
 });
 
-test('2: a question about the page being read', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel, article } = await summarizeThisPage({ context, harness, configureForHarness, openPanel });
+test('2: a question about the page being read', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView, article } = await summarizeThisPage({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await scrollTop(panel);
   await beside(context, article, panel, path.join(STORE_DIR, 'en', '2-this-page.png'));
 });
 
-test('3: tabs chosen with @ answer the question', async ({ context, harness, configureForHarness, openPanel }) => {
-  const { panel, tabs } = await chooseTabs({ context, harness, configureForHarness, openPanel });
+test('3: tabs chosen with @ answer the question', async ({ context, harness, configureForHarness, sidePanel }) => {
+  const { panel: panelView, tabs } = await chooseTabs({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await scrollTop(panel);
   await beside(context, tabs[1]!, panel, path.join(STORE_DIR, 'en', '3-chosen-tabs.png'));
 });
 
-test('4: a follow-up in a thread, and the history', async ({ context, harness, configureForHarness, openPanel }) => {
+test('4: a follow-up in a thread, and the history', async ({ context, harness, configureForHarness, sidePanel }) => {
   const article = await context.newPage();
   await article.goto(harness.site.url('/articles/marie-curie.html'));
-  const { panel } = await followUp({ context, harness, configureForHarness, openPanel });
+  const { panel: panelView } = await followUp({ context, harness, configureForHarness, sidePanel });
+  const panel = panelView.page;
   await panel.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await beside(context, article, panel, path.join(STORE_DIR, 'en', '4-thread.png'));
   await panel.getByRole('button', { name: 'New thread' }).click();
-  await ask(panel, 'How tall is Mount Fuji?');
-  await done(panel);
+  await panelView.ask('How tall is Mount Fuji?');
+  await panelView.waitForRun(1);
   await panel.getByRole('tab', { name: 'History' }).click();
   await panel.locator('.history-list li').nth(1).waitFor();
   await beside(context, article, panel, path.join(STORE_DIR, 'en', '5-history.png'));

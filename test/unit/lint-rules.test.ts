@@ -1,6 +1,6 @@
 /** The boundaries `npm run lint` enforces, each shown failing on a deliberate violation (and the
  * same code passing where it is allowed), through the repository's own eslint.config.js. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -47,7 +47,9 @@ describe('lint rules', () => {
     expect(await rules(cast, 'lib/pipeline/x.ts')).toContain('no-restricted-syntax');
     expect(await rules(cast.replace('as WebQuery', 'as unknown as WebQuery'), 'components/x.tsx')).toContain('no-restricted-syntax');
     expect(await rules("import type { WebQuery } from '../core/flow';\nexport const q = <WebQuery>'x';\n", 'lib/retrieval/x.ts')).toContain('no-restricted-syntax');
-    expect(await rules(cast, 'lib/core/flow.ts')).toEqual([]);
+    // flow.ts itself may cast (linted as it is, with a cast added: the type-aware rules keep
+    // what a file was linted as for the files linted after it).
+    expect(await rules(`${readFileSync('lib/core/flow.ts', 'utf8')}\nexport const castHere = 'code 739-114' as WebQuery;\n`, 'lib/core/flow.ts')).toEqual([]);
     expect(await rules("import { toWebQuery } from '../core/flow';\nexport const q = toWebQuery('x', ['typed']);\n", 'lib/pipeline/x.ts')).toEqual([]);
   });
 
@@ -92,7 +94,7 @@ describe('lint rules', () => {
     expect(await rules("import type { Run } from '../pipeline/run';\nexport type R = Run;\n", 'lib/core/x.ts')).toContain(LAYER);
     expect(await rules("import { createMemoryPageCache } from '../store/page-cache';\nexport const c = createMemoryPageCache;\n", 'lib/retrieval/x.ts')).toContain(LAYER);
     expect(await rules("import { createBrave } from '../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/settings/x.ts')).toContain(LAYER);
-    expect(await rules("export { RUNS_PORT } from '@/lib/runs/messages';\n", 'lib/pipeline/x.ts')).toContain(LAYER);
+    expect(await rules("export { RUN_PORT_PREFIX } from '@/lib/runs/messages';\n", 'lib/pipeline/x.ts')).toContain(LAYER);
     expect(await rules("import { createBrave } from '../../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/llm/sub/x.ts')).toContain(LAYER);
     // The same imports the other way round are allowed.
     expect(await rules("import type { Run } from '../core/run';\nexport type R = Run;\n", 'lib/pipeline/x.ts')).toEqual([]);

@@ -47,8 +47,15 @@ export function detokenizeFever(s: string): string {
     .trim();
 }
 
+/** A field of a dataset record as text: strings as they are, numbers and booleans written out;
+ * anything else (missing, null, an object) is `fallback`. */
+function textOr(v: unknown, fallback: string): string {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
+}
+
 function label(v: unknown): Label | 'DISPUTED' | undefined {
-  const s = String(v ?? '').toUpperCase().replace(/_/g, ' ');
+  const s = textOr(v, '').toUpperCase().replace(/_/g, ' ');
   if (s === 'SUPPORTS' || s === 'REFUTES' || s === 'NOT ENOUGH INFO' || s === 'DISPUTED') return s;
   return undefined;
 }
@@ -58,14 +65,14 @@ function docsFrom(v: unknown): MemoryDoc[] {
   return v.map((d, i) => {
     if (typeof d === 'string') return { url: `https://docs.local/${i}`, title: `Document ${i + 1}`, text: d };
     const r = d as Rec;
-    const title = String(r.title ?? `Document ${i + 1}`);
+    const title = textOr(r.title, `Document ${i + 1}`);
     const html = typeof r.html === 'string' && r.html.trim() ? { html: r.html } : {};
-    return { url: String(r.url ?? wikiUrl(title)), title, text: String(r.text ?? r.content ?? ''), ...html };
+    return { url: textOr(r.url, wikiUrl(title)), title, text: textOr(r.text ?? r.content, ''), ...html };
   });
 }
 
 export function parseLine(rec: Rec, n: number): Example | undefined {
-  const id = String(rec._id ?? rec.id ?? rec.claim_id ?? n);
+  const id = textOr(rec._id ?? rec.id ?? rec.claim_id, String(n));
   // HotpotQA distractor.
   if (Array.isArray(rec.context) && typeof rec.question === 'string') {
     const documents = (rec.context as [string, string[]][]).map(([title, sents]) => ({ url: wikiUrl(title), title, text: sents.join('') }));
@@ -95,7 +102,7 @@ export function parseLine(rec: Rec, n: number): Example | undefined {
   // Generic.
   if (typeof rec.question === 'string') {
     const a = rec.answer ?? rec.answers;
-    return { id, kind: 'question', text: rec.question, answers: Array.isArray(a) ? a.map(String) : a !== undefined ? [String(a)] : [], documents: docsFrom(rec.documents) };
+    return { id, kind: 'question', text: rec.question, answers: Array.isArray(a) ? a.map((x: unknown) => textOr(x, '')) : a !== undefined ? [textOr(a, '')] : [], documents: docsFrom(rec.documents) };
   }
   if (typeof rec.claim === 'string') return { id, kind: 'claim', text: rec.claim, label: label(rec.label), documents: docsFrom(rec.documents) };
   return undefined;
@@ -126,7 +133,7 @@ export function loadExamples(jsonl: string, o: LoadOptions = {}): Example[] {
       const own = new Set(e.documents.map((d) => d.text));
       for (let j = 0, added = 0; j < pool.length && added < k; j++) {
         const d = pool[(i * 7919 + j * 104729) % pool.length];
-        if (own.has(d.text)) continue;
+        if (!d || own.has(d.text)) continue;
         own.add(d.text);
         e.documents.push(d);
         added++;

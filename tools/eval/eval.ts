@@ -64,13 +64,13 @@ export interface EvalOptions {
 
 export async function evaluate(o: EvalOptions): Promise<{ results: ExampleResult[]; summary: Summary }> {
   const t0 = Date.now();
-  const results: ExampleResult[] = new Array(o.examples.length);
+  const results = new Array<ExampleResult>(o.examples.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
     while (next < o.examples.length && !o.signal?.aborted) {
       const i = next++;
-      results[i] = await runExample(o, o.examples[i], i);
+      results[i] = await runExample(o, o.examples[i]!, i); // i < length: checked above, before any await
       o.onResult?.(results[i], ++done);
     }
   };

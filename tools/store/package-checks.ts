@@ -13,6 +13,8 @@ export type Manifest = Record<string, unknown> & {
   manifest_version: number;
   name: string;
   version: string;
+  default_locale?: string;
+  description?: string;
   permissions?: string[];
   optional_permissions?: string[];
   optional_host_permissions?: string[];
@@ -27,7 +29,7 @@ export interface Check {
 }
 
 export function packageFiles(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.relative(dir, path.join(d.parentPath, d.name)).split(path.sep).join('/'))
     .sort();
@@ -65,9 +67,9 @@ export function checkManifest(dir: string, browser: Browser): Check {
   const expectMv = browser === 'chrome' ? 3 : 2;
   if (manifest.manifest_version !== expectMv) problems.push(`manifest_version is ${manifest.manifest_version}, expected ${expectMv}`);
   if (!/^(0|[1-9]\d{0,4})(\.(0|[1-9]\d{0,4})){0,3}$/.test(manifest.version) || manifest.version.split('.').some((n) => Number(n) > 65535)) problems.push(`version "${manifest.version}" is not 1-4 dot-separated integers 0-65535`);
-  if (manifest.default_locale && !packageFiles(dir).includes(`_locales/${String(manifest.default_locale)}/messages.json`)) problems.push(`default_locale ${String(manifest.default_locale)} has no messages.json`);
+  if (manifest.default_locale && !packageFiles(dir).includes(`_locales/${manifest.default_locale}/messages.json`)) problems.push(`default_locale ${manifest.default_locale} has no messages.json`);
   for (const name of localized(dir, manifest, manifest.name, problems)) if (!name || name.length > 75) problems.push(`name "${name}" must be 1-75 characters`);
-  for (const d of localized(dir, manifest, String(manifest.description ?? ''), problems)) {
+  for (const d of localized(dir, manifest, manifest.description ?? '', problems)) {
     if (!d || d.length > 132) problems.push(`description must be 1-132 characters (has ${d.length}): "${d}"`);
     else facts.push(`description (${d.length} chars): ${d}`);
   }

@@ -40,17 +40,23 @@ export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
 }
 
+/** The first of `values` that is a string or a number, as text ('' when none is). */
+function firstText(...values: unknown[]): string {
+  const v = values.find((x) => typeof x === 'string' || typeof x === 'number');
+  return v === undefined ? '' : String(v);
+}
+
 /** A short reason from an error body in any of the providers' formats. */
 function errorDetail(body: string): string {
   try {
     const j = JSON.parse(body) as Record<string, unknown>;
     const e = j.error as Record<string, unknown> | string | undefined;
     if (typeof e === 'string') return e;
-    if (e && typeof e === 'object') return String(e.detail ?? e.info ?? e.message ?? e.code ?? '');
+    if (e && typeof e === 'object') return firstText(e.detail, e.info, e.message, e.code);
     const d = j.detail as Record<string, unknown> | string | undefined;
     if (typeof d === 'string') return d;
-    if (d && typeof d === 'object') return String(d.error ?? d.message ?? '');
-    return String(j.message ?? '');
+    if (d && typeof d === 'object') return firstText(d.error, d.message);
+    return firstText(j.message);
   } catch {
     // HTML or plain-text error pages: the title or first words say enough.
     const t = /<title>([^<]*)<\/title>/i.exec(body)?.[1] ?? body.replace(/<[^>]*>/g, ' ');

@@ -26,11 +26,11 @@ beforeEach(() => fs.reset());
 describe('Wikipedia', () => {
   it('searches and returns plain-text extracts with their sections', async () => {
     const hits = await createWikipedia({ baseURL: fs.urls.wikipedia }).search('Marie Curie Nobel Prize', ctx());
-    expect(hits[0].title).toBe('Marie Curie');
-    expect(hits[0].url).toBe('http://site.invalid/articles/marie-curie.html');
-    expect(hits[0].page?.text).toContain('She won the Nobel Prize in Physics');
-    expect(hits[0].page?.headings.map((h) => h.text)).toEqual(['Nobel Prizes']);
-    expect(hits[0].page?.text).not.toContain('==');
+    expect(hits[0]!.title).toBe('Marie Curie');
+    expect(hits[0]!.url).toBe('http://site.invalid/articles/marie-curie.html');
+    expect(hits[0]!.page?.text).toContain('She won the Nobel Prize in Physics');
+    expect(hits[0]!.page?.headings.map((h) => h.text)).toEqual(['Nobel Prizes']);
+    expect(hits[0]!.page?.text).not.toContain('==');
   });
 
   it('picks the edition from the query script', async () => {
@@ -38,7 +38,7 @@ describe('Wikipedia', () => {
     expect(wikipediaBase('https://{lang}.wikipedia.org', 'Who found artemisinin?').base).toBe('https://en.wikipedia.org');
     const hits = await createWikipedia({ baseURL: fs.urls.wikipediaLang }).search('青蒿素', ctx());
     expect(hits.map((h) => h.title)).toEqual(['屠呦呦']);
-    expect(fs.requestsFor('wikipedia')[0].path).toBe('/zh/w/api.php');
+    expect(fs.requestsFor('wikipedia')[0]!.path).toBe('/zh/w/api.php');
   });
 
   it('reports the HTTP status of a failure', async () => {
@@ -51,7 +51,7 @@ describe('SearXNG', () => {
   it('parses the JSON API', async () => {
     const hits = await createSearxng({ baseURL: fs.urls.searxng }).search('Eiffel Tower Paris', ctx());
     expect(hits[0]).toMatchObject({ title: 'Eiffel Tower', url: 'http://site.invalid/articles/eiffel-tower.html' });
-    expect(hits[0].snippet).not.toMatch(/<[a-z]/);
+    expect(hits[0]!.snippet).not.toMatch(/<[a-z]/);
   });
   it('says how to fix an instance without the json format', async () => {
     fs.setSearxngJson(false);
@@ -61,33 +61,33 @@ describe('SearXNG', () => {
 
 describe('Brave', () => {
   it('sends the key only as its header to Brave and parses web results', async () => {
-    const hits = await createBrave({ baseURL: fs.urls.brave, apiKey: fs.keys.brave }).search('Eiffel Tower', ctx());
-    expect(hits[0].title).toBe('Eiffel Tower');
-    expect(hits[0].snippet).not.toContain('<strong>');
-    const req = fs.requestsFor('brave')[0];
-    expect(req.headers['x-subscription-token']).toBe(fs.keys.brave);
-    expect(JSON.stringify(req.query)).not.toContain(fs.keys.brave);
+    const hits = await createBrave({ baseURL: fs.urls.brave, apiKey: fs.keys.brave! }).search('Eiffel Tower', ctx());
+    expect(hits[0]!.title).toBe('Eiffel Tower');
+    expect(hits[0]!.snippet).not.toContain('<strong>');
+    const req = fs.requestsFor('brave')[0]!;
+    expect(req.headers['x-subscription-token']).toBe(fs.keys.brave!);
+    expect(JSON.stringify(req.query)).not.toContain(fs.keys.brave!);
   });
   it('reports a wrong key', async () => {
     await expect(createBrave({ baseURL: fs.urls.brave, apiKey: 'wrong' }).search('Eiffel', ctx())).rejects.toMatchObject({ status: 401 });
   });
   it('returns nothing when there are no web results', async () => {
-    expect(await createBrave({ baseURL: fs.urls.brave, apiKey: fs.keys.brave }).search('zzqqxx', ctx())).toEqual([]);
+    expect(await createBrave({ baseURL: fs.urls.brave, apiKey: fs.keys.brave! }).search('zzqqxx', ctx())).toEqual([]);
   });
 });
 
 describe('Tavily', () => {
   it('uses a bearer token and takes the raw content as the page', async () => {
-    const hits = await createTavily({ baseURL: fs.urls.tavily, apiKey: fs.keys.tavily }).search('Marie Curie Nobel', ctx());
-    expect(hits[0].title).toBe('Marie Curie');
-    expect(hits[0].page?.text).toContain('Chemistry in 1911');
-    expect(hits[0].page?.headings.map((h) => h.text)).toEqual(['Nobel Prizes']);
-    const req = fs.requestsFor('tavily')[0];
-    expect(req.headers.authorization).toBe(`Bearer ${fs.keys.tavily}`);
-    expect(JSON.stringify(req.body)).not.toContain(fs.keys.tavily);
+    const hits = await createTavily({ baseURL: fs.urls.tavily, apiKey: fs.keys.tavily! }).search('Marie Curie Nobel', ctx());
+    expect(hits[0]!.title).toBe('Marie Curie');
+    expect(hits[0]!.page?.text).toContain('Chemistry in 1911');
+    expect(hits[0]!.page?.headings.map((h) => h.text)).toEqual(['Nobel Prizes']);
+    const req = fs.requestsFor('tavily')[0]!;
+    expect(req.headers.authorization).toBe(`Bearer ${fs.keys.tavily!}`);
+    expect(JSON.stringify(req.body)).not.toContain(fs.keys.tavily!);
   });
   it('reports rate limits with the retry hint', async () => {
     fs.setFault('tavily', { kind: 'status', status: 429, retryAfter: 3 });
-    await expect(createTavily({ baseURL: fs.urls.tavily, apiKey: fs.keys.tavily }).search('Curie', ctx())).rejects.toThrow(/429.*retry after 3/);
+    await expect(createTavily({ baseURL: fs.urls.tavily, apiKey: fs.keys.tavily! }).search('Curie', ctx())).rejects.toThrow(/429.*retry after 3/);
   });
 });

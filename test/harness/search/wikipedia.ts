@@ -175,7 +175,7 @@ export function wikipediaApi(docs: SearchDoc[], p: Params): Json {
     const all = [...r.pages, ...missing];
     // formatversion 1 keys missing titles by negative numbers: "-1", "-2", …
     let neg = 0;
-    query.pages = fv2 ? all : Object.fromEntries(all.map((pg) => [pg.pageid === undefined ? String(--neg) : String(pg.pageid), pg]));
+    query.pages = fv2 ? all : Object.fromEntries(all.map((pg) => [typeof pg.pageid === 'number' ? String(pg.pageid) : String(--neg), pg]));
     const extra: Json = {};
     if (r.warnings) extra.warnings = r.warnings;
     if (r.excontinue !== undefined) extra.continue = { excontinue: r.excontinue, continue: '||' };

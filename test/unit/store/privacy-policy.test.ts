@@ -24,7 +24,7 @@ function recipients(md: string, heading: RegExp): string[] {
 }
 
 async function firefoxManifest(): Promise<{ browser_specific_settings: { gecko: { data_collection_permissions: { required: string[]; optional?: string[] } } } }> {
-  const manifest = config.manifest as (env: object) => Promise<unknown> | unknown;
+  const manifest = config.manifest as (env: object) => unknown;
   return (await manifest({ browser: 'firefox', manifestVersion: 2, mode: 'production', command: 'build' })) as never;
 }
 

@@ -1,0 +1,80 @@
+/** One run's calls and retrievals on a timeline, for work on the critical path:
+ *
+ *   npx tsx bench/timeline.ts [questions=2] [steps changed=0]
+ *
+ * Part 1's questions, latency model (speed 1) and scripted model, "Faster answers" on; for each
+ * run, every LLM call as "stage sent → first reply → end (tokens in/out)", every retrieval as
+ * "sent → end", and when the run's main events came, in ms since the question. */
+import { createLlmClient } from '../lib/llm/client';
+import type { JsonRequest, LlmClient } from '../lib/llm/types';
+import { executeRun } from '../lib/pipeline/run';
+import { newRun } from '../lib/pipeline/run-state';
+import { resetSpeculationPolicy } from '../lib/pipeline/speculate';
+import type { Library, RetrieveRequest } from '../lib/retrieval/types';
+import { DEFAULT_SETTINGS } from '../lib/settings/schema';
+import { DEFAULT_OPTIONS } from './config';
+import { startKeyedLlm } from './keyed-llm';
+import { changedSteps } from './pipeline';
+import { loadQuestions } from './questions';
+import { questionLibrary, ratifyResponder, withSearchLatency } from './ratify-run';
+import { freshConnectionFetch } from './transport';
+
+const SHOWN = new Set(['gate', 'web-plan', 'draft', 'step-done', 'answer']);
+
+const o = { ...DEFAULT_OPTIONS, speed: 1 };
+const questions = Number(process.argv[2] ?? 2);
+const changed = Number(process.argv[3] ?? 0);
+const { server, responders } = await startKeyedLlm(o);
+try {
+  for (const q of loadQuestions(questions, o.steps, o.data)) {
+    resetSpeculationPolicy();
+    responders.set('timeline', ratifyResponder(q, 0.2, changedSteps(q.id, changed, o.steps)));
+    const client = createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: '', timeoutMs: 300_000 }, { fetch: freshConnectionFetch({ 'x-bench-run': 'timeline' }), maxRetries: 0 });
+    const t0 = performance.now();
+    const ms = () => Math.round(performance.now() - t0);
+    const lines: string[] = [];
+    const events: string[] = [];
+    const llm: LlmClient = {
+      ...client,
+      json: <T>(req: JsonRequest<T>) => {
+        const sent = ms();
+        let first: number | undefined;
+        return client.json({
+          ...req,
+          onPartial: (p) => {
+            first ??= ms();
+            req.onPartial?.(p);
+          },
+          onUsage: (u) => {
+            lines.push(`${req.stage ?? '?'} ${sent} → ${first ?? '-'} → ${ms()} (${u.inputTokens} in, ${u.outputTokens} out)`);
+            req.onUsage?.(u);
+          },
+        });
+      },
+    };
+    const settings = { ...DEFAULT_SETTINGS.pipeline, maxSteps: o.steps, speculate: true };
+    const inner = withSearchLatency(questionLibrary(q, settings).library, o.latency.searchMs + o.latency.pageFetchMs, { retrieves: 0 });
+    const library: Library = {
+      retrieve: async (req: RetrieveRequest) => {
+        const sent = ms();
+        const r = await inner.retrieve(req);
+        lines.push(`retrieve ${sent} → ${ms()} ${JSON.stringify(req.query)}`);
+        return r;
+      },
+    };
+    const run = await executeRun({
+      run: newRun(`timeline-${q.id}`, 'ask', { text: q.question }, Date.now()),
+      llm,
+      library,
+      settings,
+      emit: (ev) => {
+        if (SHOWN.has(ev.type)) events.push(`${ev.type}${ev.type === 'step-done' ? ` #${ev.index}` : ''} ${ms()}`);
+      },
+    });
+    console.log(`${q.id}: ${run.status} in ${ms()} ms`);
+    for (const l of lines) console.log(`  ${l}`);
+    console.log(`  events: ${events.join(' · ')}`);
+  }
+} finally {
+  await server.close();
+}

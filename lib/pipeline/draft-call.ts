@@ -1,0 +1,109 @@
+/** The draft call as an object that can be started before anyone listens to it, so that the
+ * draft can be sent as soon as the gate has decided, beside the gate's last field (its web
+ * searches, about a third of the gate's time), when the endpoint answers requests in parallel.
+ *
+ * The request sent early is the one the decision calls for; it is kept only if the draft the run
+ * then builds is exactly that request (the same messages), as a speculative revision is kept only
+ * if its prompt is the one the sequential schedule would send; otherwise it is cancelled and the
+ * draft is sent again. A server that refuses the second request in flight (429) has the draft sent
+ * again after the gate, and speculation turned off for it (speculate.ts). */
+import type { CatalogueEntry } from '../core/passage';
+import type { ChatMessage } from '../llm/types';
+import type { Library } from '../retrieval/types';
+import { libraryCatalogue } from './catalogue';
+import type { Ctx } from './context';
+import type { CallTiming } from './draft-feed';
+import { draftStage, stage, type DraftOut } from './stages';
+
+export interface DraftRequest {
+  messages: ChatMessage[];
+  maxTokens: number;
+}
+
+function sameRequest(a: DraftRequest, b: DraftRequest): boolean {
+  return a.maxTokens === b.maxTokens && JSON.stringify(a.messages) === JSON.stringify(b.messages);
+}
+
+type CallCtx = Pick<Ctx, 'llm' | 'signal' | 'onUsage'>;
+
+/** One draft request in flight. Its streamed replies are kept (each is the whole reply so far), so
+ * a listener that comes late is given the latest at once and misses nothing. */
+export class DraftCall {
+  readonly timing: CallTiming = {};
+  readonly result: Promise<DraftOut>;
+  private latest: unknown;
+  private listener?: (partial: unknown) => void;
+  private readonly ctrl = new AbortController();
+
+  constructor(
+    ctx: CallCtx,
+    readonly request: DraftRequest,
+  ) {
+    const onAbort = () => this.ctrl.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    this.timing.sentAt = performance.now();
+    this.result = ctx.llm
+      .json({
+        ...stage('draft', draftStage),
+        messages: request.messages,
+        temperature: 0,
+        maxTokens: request.maxTokens,
+        signal: this.ctrl.signal,
+        onUsage: ctx.onUsage,
+        onPartial: (p) => {
+          this.timing.firstTokenAt ??= performance.now();
+          this.latest = p;
+          this.listener?.(p);
+        },
+      })
+      .finally(() => {
+        ctx.signal.removeEventListener('abort', onAbort);
+        this.timing.endedAt = performance.now();
+      });
+    // Sent before anyone awaits it: a failure waits for whoever takes the call (or was cancelled).
+    this.result.catch(() => undefined);
+  }
+
+  listen(fn: (partial: unknown) => void): void {
+    this.listener = fn;
+    if (this.latest !== undefined) fn(this.latest);
+  }
+
+  cancel(): void {
+    this.ctrl.abort();
+  }
+}
+
+/** A draft sent beside the gate, from the question as typed. */
+export interface EarlyDraft {
+  /** The library the catalogue was read from (the gate may point the run at the page instead). */
+  readonly library: Library;
+  readonly catalogue: Promise<CatalogueEntry[]>;
+  /** The call, if it was sent with exactly `request`; otherwise it is cancelled. */
+  take(request: DraftRequest): Promise<DraftCall | undefined>;
+  cancel(): void;
+}
+
+/** Sends the draft `build` makes from the library's catalogue, as soon as that is read. */
+export function startEarlyDraft(ctx: CallCtx & Pick<Ctx, 'library'>, build: (catalogue: CatalogueEntry[]) => DraftRequest): EarlyDraft {
+  let cancelled = false;
+  let call: DraftCall | undefined;
+  const catalogue = libraryCatalogue(ctx);
+  const started = catalogue.then((c) => (cancelled ? undefined : (call = new DraftCall(ctx, build(c)))));
+  const cancel = () => {
+    cancelled = true;
+    call?.cancel();
+  };
+  return {
+    library: ctx.library,
+    catalogue,
+    async take(request) {
+      const c = await started;
+      if (c && !cancelled && sameRequest(c.request, request)) return c;
+      cancel();
+      return undefined;
+    },
+    cancel,
+  };
+}

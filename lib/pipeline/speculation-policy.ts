@@ -1,0 +1,63 @@
+/** When speculative revision is off: by the user's choice, for a model that answers one request
+ * at a time, and (for the rest of the worker's life) for an endpoint seen queueing parallel
+ * requests or rate-limiting them. */
+import type { Ctx } from './context';
+import type { CallTiming } from './draft-feed';
+import type { SpeculationOff } from '../core/run';
+
+/** A wait this much longer than another request's start counts as queueing. */
+export const QUEUE_MS = 500;
+
+/** Endpoints seen queueing parallel requests or rate-limiting them, with the reason. */
+const offByEndpoint = new Map<string, SpeculationOff>();
+/** Requests seen queueing, per endpoint: one can be a slow prompt on a busy but parallel server,
+ * so it takes two (a serial server shows it on every parallel request) to turn speculation off. */
+const QUEUED_TO_STOP = 2;
+const queuedByEndpoint = new Map<string, number>();
+
+/** Why speculation is off for this run, if it is. */
+export function speculationOff(ctx: Ctx): SpeculationOff | undefined {
+  const why: SpeculationOff | undefined = !ctx.settings.speculate ? 'setting' : ctx.llm.serial ? 'one-at-a-time' : offByEndpoint.get(ctx.llm.endpoint ?? '');
+  // Said once per run, in the trace, unless the user chose it.
+  if (why && why !== 'setting' && ctx.run().speculationOff !== why) ctx.emit({ type: 'speculation-off', reason: why });
+  return why;
+}
+
+/** An endpoint seen refusing a request sent beside another: nothing is sent ahead of time to it
+ * again, and the run says so. */
+export function serverLimitsParallel(ctx: Ctx): void {
+  offByEndpoint.set(ctx.llm.endpoint ?? '', 'rate-limit');
+  if (ctx.run().speculationOff !== 'rate-limit') ctx.emit({ type: 'speculation-off', reason: 'rate-limit' });
+}
+
+/** Speculation is off for this endpoint from now on. */
+export function turnOffFor(endpoint: string, reason: SpeculationOff): void {
+  offByEndpoint.set(endpoint, reason);
+}
+
+/** One more request seen queueing at this endpoint: true once that is enough to turn
+ * speculation off. */
+export function noteQueued(endpoint: string): boolean {
+  const seen = (queuedByEndpoint.get(endpoint) ?? 0) + 1;
+  queuedByEndpoint.set(endpoint, seen);
+  return seen >= QUEUED_TO_STOP;
+}
+
+/** Forget what was learnt about endpoints (tests). */
+export function resetSpeculationPolicy(): void {
+  offByEndpoint.clear();
+  queuedByEndpoint.clear();
+}
+
+/** Whether a request sent at `sentAt` that spoke first at `firstTokenAt` waited in a queue behind
+ * one of `others` (requests that have spoken, none failed): it was sent while that one was
+ * answering, said nothing until it had finished, waiting far longer than the quickest start seen
+ * (and long in absolute terms: jitter of a few milliseconds is not a queue), then spoke soon after
+ * its end. Behind a queue, the first word comes about as soon after the other's end as a request
+ * that waited for nothing would say it; a starved client (a busy machine) hears everything late. */
+export function queuedBehind(sentAt: number, firstTokenAt: number, others: CallTiming[]): boolean {
+  const wait = firstTokenAt - sentAt;
+  const ttft = Math.min(...others.map((b) => (b.firstTokenAt as number) - (b.sentAt as number)));
+  const behind = others.some((b) => b.endedAt !== undefined && b.failed === undefined && sentAt < b.endedAt && b.endedAt < firstTokenAt && firstTokenAt - b.endedAt <= ttft + QUEUE_MS);
+  return behind && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
+}
