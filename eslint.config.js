@@ -47,18 +47,6 @@ const FUNCTION_SIZE = {
   complexity: ['error', 20],
 };
 
-// Folders not yet brought under the type-aware rules and the function-size rules (issue 21):
-// emptied folder by folder, one entry per line.
-const PENDING = [
-
-  'lib/runs/**',
-
-  'components/**',
-
-  'entrypoints/**',
-
-];
-
 export default tseslint.config(
   { ignores: ['.output/**', '.wxt/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'public/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -125,6 +113,4 @@ export default tseslint.config(
     ignores: ['**/*.test.{ts,tsx}'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^(?:[@~]/|(?:\\.\\./)+)entrypoints(?:/|$)', message: `components/ is below entrypoints/: ${UPWARD}.` }] }] },
   },
-  { files: PENDING, ...tseslint.configs.disableTypeChecked },
-  { files: PENDING, rules: { 'max-lines-per-function': 'off', complexity: 'off' } },
 );

@@ -2,7 +2,7 @@
 import { requestHostAccess } from '@/lib/browser/host-access';
 import { useT } from './i18n';
 
-export function AllowSitesButton({ onDeclined }: { onDeclined(declined: boolean): void }) {
+export function AllowSitesButton({ onDeclined }: { onDeclined: (declined: boolean) => void }) {
   const t = useT();
   return (
     <button

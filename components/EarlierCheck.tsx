@@ -19,7 +19,7 @@ export function ago(lang: string, then: number, now = Date.now()): string {
   return fmt.format(0, 'second');
 }
 
-export function EarlierCheck({ earlier, onShow, onCheckAgain }: { earlier: Earlier; onShow(): void; onCheckAgain(): void }) {
+export function EarlierCheck({ earlier, onShow, onCheckAgain }: { earlier: Earlier; onShow: () => void; onCheckAgain: () => void }) {
   const t = useT();
   const lang = useLang();
   // The corrections first: they are what the reader came back for.

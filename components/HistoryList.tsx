@@ -10,7 +10,7 @@ const threads = threadStore();
 /** Past threads, newest activity first, each with the page it was asked on: reopen one (it is
  * read from IndexedDB, not run again), search them, delete one (with Undo) or all. Deleting goes
  * through the worker, which cancels live runs and hands back what it deleted. */
-export function HistoryList({ onOpen, onDelete, onRestore, onClearAll }: { onOpen(lastRunId: string): void; onDelete(threadId: string): Promise<Run[]>; onRestore(runs: Run[]): Promise<unknown>; onClearAll(): void }) {
+export function HistoryList({ onOpen, onDelete, onRestore, onClearAll }: { onOpen: (lastRunId: string) => void; onDelete: (threadId: string) => Promise<Run[]>; onRestore: (runs: Run[]) => Promise<unknown>; onClearAll: () => void }) {
   const t = useT();
   const lang = useLang();
   const [query, setQuery] = useState('');

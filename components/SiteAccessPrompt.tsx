@@ -17,7 +17,7 @@ export function unreadForAccess(run: Pick<Run, 'library'>): { tabs: number; page
   return { tabs: missed.filter((s) => s.origin === 'tab').length, pages: missed.filter((s) => s.origin === 'web').length };
 }
 
-export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain(): void }) {
+export function SiteAccessPrompt({ run, onAgain }: { run: Run; onAgain: () => void }) {
   const t = useT();
   const granted = useHostAccess();
   const [declined, setDeclined] = useState(false);

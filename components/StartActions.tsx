@@ -5,7 +5,7 @@ import { useT } from './i18n';
 import { reasonKey, type ScopeTab } from './scope';
 import { SiteIcon } from './SiteIcon';
 
-export function StartActions({ page, onCheckPage, onSummarize }: { page?: { tab: ScopeTab; skip?: string }; onCheckPage(): void; onSummarize(): void }) {
+export function StartActions({ page, onCheckPage, onSummarize }: { page?: { tab: ScopeTab; skip?: string }; onCheckPage: () => void; onSummarize: () => void }) {
   const t = useT();
   // Without access to sites the check asks for it in the click; other reasons keep the page out.
   const blocked = page?.skip && !page.skip.startsWith(NO_SITE_ACCESS) ? page.skip : undefined;

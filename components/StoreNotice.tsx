@@ -31,7 +31,7 @@ export function NewerStoreNotice({ newer }: { newer: NonNullable<Extract<StoreHe
   );
 }
 
-function ViewFailed({ error, onReset }: { error: string; onReset(): Promise<void> }) {
+function ViewFailed({ error, onReset }: { error: string; onReset: () => Promise<void> }) {
   const t = useT();
   return (
     <div className="store-notice">
@@ -50,7 +50,7 @@ function ViewFailed({ error, onReset }: { error: string; onReset(): Promise<void
 /** Catches a render error anywhere below it (a stored run this version cannot show, a bug) and
  * shows what happened instead of an empty page. Its button reloads the panel after `onReset`
  * (the panel leaves the run it was showing, so a run that cannot be shown does not come back). */
-export class ViewBoundary extends Component<{ children: ReactNode; onReset(): Promise<void> }, { error?: string }> {
+export class ViewBoundary extends Component<{ children: ReactNode; onReset: () => Promise<void> }, { error?: string }> {
   override state: { error?: string } = {};
   static getDerivedStateFromError(e: unknown) {
     return { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };

@@ -22,7 +22,7 @@ export function filterTabs(items: PickerItem[], query: string): PickerItem[] {
 export const PICKER_ID = 'tab-picker';
 export const optionId = (tabId: number) => `tab-option-${tabId}`;
 
-export function TabPicker({ items, active, onPick, onHover }: { items: PickerItem[]; active: number | undefined; onPick(tab: ScopeTab): void; onHover(tabId: number): void }) {
+export function TabPicker({ items, active, onPick, onHover }: { items: PickerItem[]; active: number | undefined; onPick: (tab: ScopeTab) => void; onHover: (tabId: number) => void }) {
   const t = useT();
   return (
     <ul id={PICKER_ID} role="listbox" aria-label={t('tabPicker')} className="tab-picker">

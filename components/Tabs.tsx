@@ -7,7 +7,7 @@ export interface TabDef<K extends string> {
 
 /** A WAI-ARIA tab list: one tab in the Tab order, arrow keys (and Home/End) move between tabs and
  * select them, each tab controls its panel (`<id>-panel`). */
-export function TabList<K extends string>({ tabs, selected, onSelect, label }: { tabs: TabDef<K>[]; selected: K; onSelect(k: K): void; label: string }) {
+export function TabList<K extends string>({ tabs, selected, onSelect, label }: { tabs: TabDef<K>[]; selected: K; onSelect: (k: K) => void; label: string }) {
   const refs = useRef(new Map<K, HTMLButtonElement>());
   const onKeyDown = (e: KeyboardEvent) => {
     const i = tabs.findIndex((t) => t.id === selected);

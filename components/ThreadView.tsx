@@ -1,5 +1,5 @@
 /** A conversation: its questions in order, each answered in place; the live one streams (the panel
- * follows its answer unless the user scrolls away). */
+ * follows its answer unless the user scrolls away). The runs come composed (components/thread-runs.ts). */
 import { useCallback, useRef } from 'react';
 import type { Run } from '@/lib/core/run';
 import { ExportButtons } from './ExportButtons';
@@ -8,11 +8,8 @@ import { RunView, type RunActions } from './RunView';
 import type { ClaimFocus } from './VerifyReport';
 import { useFollow } from './use-follow';
 
-export function ThreadView({ runs, live, actionsFor, focus }: { runs: Run[]; live?: Run; actionsFor(run: Run): RunActions; focus?: ClaimFocus & { runId: string } }) {
+export function ThreadView({ runs: shown, actionsFor, focus }: { runs: Run[]; actionsFor: (run: Run) => RunActions; focus?: ClaimFocus & { runId: string } }) {
   const t = useT();
-  // The live run as the worker streams it replaces its (up to a second old) stored copy.
-  const shown = runs.map((r) => (live && r.id === live.id ? live : r));
-  if (live && !runs.some((r) => r.id === live.id)) shown.push(live);
   const last = shown[shown.length - 1];
   const answerRef = useRef<HTMLElement>(null);
   const inset = useCallback(() => document.querySelector('.composer')?.getBoundingClientRect().height ?? 0, []);

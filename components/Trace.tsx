@@ -30,7 +30,9 @@ export function Trace({ run }: { run: Run }) {
   const thought = Object.values(run.thinking ?? {}).reduce((a, b) => a + b, 0);
   if (!run.steps.length && !draft && !run.library.length && !thought) return null;
   return (
-    <details className="trace" data-testid="trace" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    // Only its own toggle counts: React passes a nested <details>'s toggle (a step's queries
+    // folding as it ends) up to this handler too, which could reopen the trace as the run ends.
+    <details className="trace" data-testid="trace" open={open} onToggle={(e) => e.target === e.currentTarget && setOpen(e.currentTarget.open)}>
       <summary>
         <h3>{t('trace')}</h3>
       </summary>

@@ -3,7 +3,7 @@
  * why, and its validated sources; then the corrected text (built in code from the verdicts).
  * Clicking a claim brings its mark in the page into view; a mark's "Show in Ratify" brings the
  * claim here (`focus`). */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { changesText } from '@/lib/core/verdicts';
 import type { Run, Source } from '@/lib/core/run';
 import { useT } from './i18n';
@@ -12,9 +12,9 @@ import { reportItems, summaryText, type ReportItem } from './report-items';
 import { VerdictBadge } from './Trace';
 
 export interface ReportActions {
-  onOpenSource(s: Source): void;
+  onOpenSource: (s: Source) => void;
   /** Scrolls the page to the claim's mark; false when the page shows no such mark now. */
-  onRevealClaim?(tabId: number, sentence: string): Promise<boolean>;
+  onRevealClaim?: (tabId: number, sentence: string) => Promise<boolean>;
 }
 
 /** A claim the panel was asked to bring up (a mark's "Show in Ratify"). */
@@ -29,33 +29,10 @@ export function VerifyReport({ run, actions, focus }: { run: Run; actions: Repor
   const t = useT();
   const live = run.status === 'running';
   const items = reportItems(run);
-  const tabId = run.input.page?.pdf ? undefined : run.input.page?.tabId;
-  const [gone, setGone] = useState<string>();
   const list = useRef<HTMLOListElement>(null);
-  const [focused, setFocused] = useState<string>();
-
-  useEffect(() => {
-    if (!focus) return;
-    const want = squash(focus.sentence);
-    const item = items.find((i) => squash(i.sentence) === want);
-    if (!item) return;
-    setFocused(item.key);
-    const el = list.current?.querySelector<HTMLElement>(`[data-key="${item.key}"]`);
-    el?.scrollIntoView({ block: 'center' });
-    el?.querySelector<HTMLElement>('button, [tabindex]')?.focus({ preventScroll: true });
-    const off = setTimeout(() => setFocused(undefined), 4000);
-    return () => clearTimeout(off);
-    // Only a new request moves the panel, not each event of a live run.
-  }, [focus?.at]);
-
+  const focused = useClaimFocus(items, focus, list);
+  const reveal = useReveal(run, actions);
   if (!items.length && run.mode !== 'page') return null;
-  const reveal = async (item: ReportItem) => {
-    if (tabId === undefined || !actions.onRevealClaim) return;
-    const ok = await actions.onRevealClaim(tabId, item.sentence);
-    setGone(ok ? undefined : item.key);
-  };
-  const budget = run.mode === 'page' && !live && run.gate?.found !== undefined && run.gate.found > items.length;
-
   return (
     <section className="report" aria-label={t('claims')} data-testid="report">
       {items.length > 0 && (
@@ -72,49 +49,112 @@ export function VerifyReport({ run, actions, focus }: { run: Run; actions: Repor
       {items.length > 0 && (
         <ol className="claims" ref={list}>
           {items.map((item) => (
-            <li key={item.key} data-key={item.key} data-claim-verdict={item.verdict ?? item.state} data-focused={focused === item.key || undefined}>
-              <div className="claim-line">
-                {item.verdict ? <VerdictBadge verdict={item.verdict} /> : <span className="verdict verdict-pending">{t(item.state === 'checking' ? 'claimChecking' : 'claimWaiting')}</span>}{' '}
-                {tabId !== undefined && actions.onRevealClaim && item.state === 'done' ? (
-                  <button type="button" className="claim-text" title={t('showInPage')} onClick={() => void reveal(item)}>
-                    {item.claim}
-                  </button>
-                ) : (
-                  <span className="claim-text">{item.claim}</span>
-                )}{' '}
-                {item.sources.map((n) => {
-                  const s = run.sources.find((x) => x.n === n);
-                  return s ? (
-                    <button key={n} type="button" className="cite" aria-label={t('sourceN', { n, title: s.title })} onClick={() => actions.onOpenSource(s)}>
-                      {n}
-                    </button>
-                  ) : null;
-                })}
-              </div>
-              {item.corrected && <p className="correction">→ {item.corrected}</p>}
-              {item.explanation && <p className="small muted explanation">{item.explanation}</p>}
-              {gone === item.key && (
-                <p className="small muted" role="status">
-                  {t('markGone')}
-                </p>
-              )}
-            </li>
+            <ClaimItem key={item.key} item={item} run={run} focused={focused === item.key} reveal={reveal} onOpenSource={actions.onOpenSource} />
           ))}
         </ol>
       )}
-      {budget && <p className="small muted">{t('pageBudgetNote', { n: items.length })}</p>}
-      {run.mode === 'page' && run.gate?.readChars !== undefined && <p className="small muted">{t('pageReadCut', { n: run.gate.readChars.toLocaleString() })}</p>}
-      {run.input.page?.pdf && items.length > 0 && (
-        <p className="muted small" data-testid="marks-pdf">
-          {t(run.mode === 'page' ? 'marksPdfPage' : 'marksPdf')}
-        </p>
-      )}
+      <ReportNotes run={run} shown={items.length} />
     </section>
   );
 }
 
+/** A mark's "Show in Ratify": its claim scrolled into view, focused and highlighted a moment. */
+function useClaimFocus(items: ReportItem[], focus: ClaimFocus | undefined, list: RefObject<HTMLOListElement | null>): string | undefined {
+  const [focused, setFocused] = useState<string>();
+  useEffect(() => {
+    if (!focus) return;
+    const want = squash(focus.sentence);
+    const item = items.find((i) => squash(i.sentence) === want);
+    if (!item) return;
+    setFocused(item.key);
+    const el = list.current?.querySelector<HTMLElement>(`[data-key="${item.key}"]`);
+    el?.scrollIntoView({ block: 'center' });
+    el?.querySelector<HTMLElement>('button, [tabindex]')?.focus({ preventScroll: true });
+    const off = setTimeout(() => setFocused(undefined), 4000);
+    return () => clearTimeout(off);
+    // Only a new request moves the panel, not each event of a live run.
+  }, [focus?.at]);
+  return focused;
+}
+
+interface Reveal {
+  /** Brings the claim's mark into view; undefined where the page cannot show marks. */
+  show?: (item: ReportItem) => void;
+  /** The claim whose mark the page no longer shows. */
+  gone?: string;
+}
+
+/** A checked claim clicked: its mark in the page (none in a PDF viewer). */
+function useReveal(run: Run, actions: ReportActions): Reveal {
+  const [gone, setGone] = useState<string>();
+  const tabId = run.input.page?.pdf ? undefined : run.input.page?.tabId;
+  const onReveal = actions.onRevealClaim;
+  if (tabId === undefined || !onReveal) return { gone };
+  const show = (item: ReportItem) => void onReveal(tabId, item.sentence).then((ok) => setGone(ok ? undefined : item.key));
+  return { show, gone };
+}
+
+function ClaimItem({ item, run, focused, reveal, onOpenSource }: { item: ReportItem; run: Run; focused: boolean; reveal: Reveal; onOpenSource: (s: Source) => void }) {
+  const t = useT();
+  const show = item.state === 'done' ? reveal.show : undefined;
+  return (
+    <li data-key={item.key} data-claim-verdict={item.verdict ?? item.state} data-focused={focused || undefined}>
+      <div className="claim-line">
+        {item.verdict ? <VerdictBadge verdict={item.verdict} /> : <span className="verdict verdict-pending">{t(item.state === 'checking' ? 'claimChecking' : 'claimWaiting')}</span>}{' '}
+        {show ? (
+          <button type="button" className="claim-text" title={t('showInPage')} onClick={() => show(item)}>
+            {item.claim}
+          </button>
+        ) : (
+          <span className="claim-text">{item.claim}</span>
+        )}{' '}
+        <ClaimSources numbers={item.sources} sources={run.sources} onOpen={onOpenSource} />
+      </div>
+      {item.corrected && <p className="correction">→ {item.corrected}</p>}
+      {item.explanation && <p className="small muted explanation">{item.explanation}</p>}
+      {reveal.gone === item.key && (
+        <p className="small muted" role="status">
+          {t('markGone')}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function ClaimSources({ numbers, sources, onOpen }: { numbers: number[]; sources: Source[]; onOpen: (s: Source) => void }) {
+  const t = useT();
+  return numbers.map((n) => {
+    const s = sources.find((x) => x.n === n);
+    return s ? (
+      <button key={n} type="button" className="cite" aria-label={t('sourceN', { n, title: s.title })} onClick={() => onOpen(s)}>
+        {n}
+      </button>
+    ) : null;
+  });
+}
+
+/** What the report leaves out: claims past the budget, text past what was read, marks a PDF
+ * viewer cannot show. */
+function ReportNotes({ run, shown }: { run: Run; shown: number }) {
+  const t = useT();
+  const page = run.mode === 'page';
+  const budget = page && run.status !== 'running' && run.gate?.found !== undefined && run.gate.found > shown;
+  const readChars = page ? run.gate?.readChars : undefined;
+  return (
+    <>
+      {budget && <p className="small muted">{t('pageBudgetNote', { n: shown })}</p>}
+      {readChars !== undefined && <p className="small muted">{t('pageReadCut', { n: readChars.toLocaleString() })}</p>}
+      {run.input.page?.pdf && shown > 0 && (
+        <p className="muted small" data-testid="marks-pdf">
+          {t(page ? 'marksPdfPage' : 'marksPdf')}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** The corrected text: open for a selection; folded for a page (the whole article). */
-export function CorrectedText({ run, onOpenSource, unfinished }: { run: Run; onOpenSource(s: Source): void; unfinished?: ReactNode }) {
+export function CorrectedText({ run, onOpenSource, unfinished }: { run: Run; onOpenSource: (s: Source) => void; unfinished?: ReactNode }) {
   const t = useT();
   const text = run.answer || run.corrected;
   if (!text) return null;

@@ -62,15 +62,27 @@ export function progressText(t: T, run: Run): string {
 /** Where a run that ended early stopped, in words: the stage its error names, else how far it had
  * got (a cancel or an interruption). */
 export function stoppedAt(t: T, run: Run): string {
+  return stoppedAtStage(t, run) ?? stoppedByProgress(t, run);
+}
+
+const claimsOrGate = (run: Run) => (run.mode === 'verify' ? 'stopClaims' : 'stopGate');
+
+/** The stage the run's error names (a page check that had not listed its claims yet, whatever it says). */
+function stoppedAtStage(t: T, run: Run): string | undefined {
   const stage = run.error?.stage ?? '';
-  const n = run.steps.length;
   const step = /^(revise|check), step (\d+)/.exec(stage);
-  if (step) return t(step[1] === 'check' ? 'stopClaim' : 'stopStep', { i: Number(step[2]), n });
+  if (step) return t(step[1] === 'check' ? 'stopClaim' : 'stopStep', { i: Number(step[2]), n: run.steps.length });
   if (stage === 'page-claims' || (run.mode === 'page' && run.gate?.found === undefined)) return t('stopPageClaims');
-  if (stage === 'gate' || stage === 'claims') return t(run.mode === 'verify' ? 'stopClaims' : 'stopGate');
+  if (stage === 'gate' || stage === 'claims') return t(claimsOrGate(run));
   if (stage === 'draft') return t('stopDraft');
   if (stage === 'compose' || stage === 'answer') return t('stopAnswer');
-  if (!run.gate) return t(run.mode === 'verify' ? 'stopClaims' : 'stopGate');
+  return undefined;
+}
+
+/** How far the run had got: the gate, the draft, the step or claim under way, or the answer. */
+function stoppedByProgress(t: T, run: Run): string {
+  const n = run.steps.length;
+  if (!run.gate) return t(claimsOrGate(run));
   if (!n && run.gate.retrieve) return t('stopDraft');
   const open = run.steps.find((s) => s.status === 'running') ?? run.steps.find((s) => s.status === 'pending');
   if (!open) return t(run.mode === 'verify' ? 'stopPassage' : 'stopAnswer');

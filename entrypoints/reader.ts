@@ -19,7 +19,7 @@ export default defineUnlistedScript(() => {
     if (knownHash && knownHash === hash) return { kind: 'unchanged', hash };
     // Fresh checks per read: styles and layout may have changed since the last one.
     const checks = createRenderedHiddenChecks(window);
-    return { kind: 'page', page: extractReadable(document, location.href, { hash, isHidden: checks.isHidden, isTextHidden: checks.isTextHidden }) };
+    return { kind: 'page', page: extractReadable(document, location.href, { hash, isHidden: (el) => checks.isHidden(el), isTextHidden: (el) => checks.isTextHidden(el) }) };
   };
   (globalThis as Record<string, unknown>)[READER_GLOBAL] = read;
   // The selection as the user sees it: its hidden sentences left out (lib/retrieval/visible-selection.ts).

@@ -33,7 +33,7 @@ function withPresetUrl(s: Settings): Settings {
   return { ...s, llm: { ...s.llm, baseURL: PROVIDER_PRESETS[p].baseURL } };
 }
 
-function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Settings): void }) {
+function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved: (s: Settings) => void }) {
   const t = useT();
   const [s, setS] = useState<Settings>(() => withPresetUrl(initial));
   const [problems, setProblems] = useState<SettingsProblem[]>([]);
@@ -46,7 +46,6 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
     <K extends keyof Settings>(k: K) =>
     (patch: Partial<Settings[K]>) =>
       update((d) => ({ ...d, [k]: { ...d[k], ...patch } }));
-  const setPipeline = section('pipeline');
 
   const save = async (next = s) => {
     const found = validateSettings(next);
@@ -65,18 +64,6 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
     return validateSettings(next).length ? 'needs-save' : (await save(next)) ? 'saved' : 'needs-save';
   };
 
-  const num = (key: Exclude<keyof typeof PIPELINE, 'speculate'>, label: Parameters<typeof t>[0], step?: number) => (
-    <NumberField
-      id={key === 'betaThreshold' ? 'beta' : key}
-      label={t(label)}
-      schema={PIPELINE[key]}
-      value={s.pipeline[key]}
-      step={step}
-      error={problemText(t, problems, `pipeline.${key}`, PIPELINE[key])}
-      onChange={(v) => setPipeline({ [key]: v })}
-    />
-  );
-
   return (
     <main>
       <form
@@ -89,30 +76,10 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
       >
         <h1>{t('optionsTitle')}</h1>
         <ModelSection settings={s} problems={problems} onChange={section('llm')} onProblems={setProblems} onConnected={onConnected} />
-        <fieldset>
-          <legend>{t('methodSection')}</legend>
-          {num('betaThreshold', 'betaLabel', 0.05)}
-          {num('maxSteps', 'maxStepsLabel')}
-          {num('pageClaims', 'pageClaimsLabel')}
-          {num('maxRounds', 'maxRoundsLabel')}
-          {num('passagesPerStep', 'passagesLabel')}
-          <Toggle id="speculate" label={t('speculateLabel')} checked={s.pipeline.speculate} onChange={(v) => setPipeline({ speculate: v })} />
-          <p className="hint">{t('speculateHint')}</p>
-        </fieldset>
+        <MethodSection pipeline={s.pipeline} problems={problems} onChange={section('pipeline')} />
         <SearchSection search={s.search} problems={problems} onChange={(id, patch) => update((d) => ({ ...d, search: { ...d.search, [id]: { ...d.search[id], ...patch } } }))} />
         <PrivacySection privacy={s.privacy} onChange={section('privacy')} />
-        <fieldset>
-          <legend>{t('language')}</legend>
-          <Field label={t('language')} id="language">
-            <select id="language" value={s.ui.language} onChange={(e) => update((d) => ({ ...d, ui: { language: e.target.value as Settings['ui']['language'] } }))}>
-              {SECTION_SCHEMAS.ui.shape.language.unwrap().options.map((l) => (
-                <option key={l} value={l}>
-                  {l === 'auto' ? t('languageAuto') : l === 'en' ? 'English' : '简体中文'}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </fieldset>
+        <LanguageSection language={s.ui.language} onChange={(language) => update((d) => ({ ...d, ui: { language } }))} />
         <div className="row sticky-actions">
           <button type="submit" className="primary">
             {t('save')}
@@ -125,5 +92,56 @@ function OptionsForm({ initial, onSaved }: { initial: Settings; onSaved(s: Setti
         </div>
       </form>
     </main>
+  );
+}
+
+/** How the method runs: the gate's threshold, steps, claims of a page, rounds, passages, and
+ * speculative revision. */
+function MethodSection({ pipeline, problems, onChange }: { pipeline: Settings['pipeline']; problems: SettingsProblem[]; onChange: (patch: Partial<Settings['pipeline']>) => void }) {
+  const t = useT();
+  const num = (key: Exclude<keyof typeof PIPELINE, 'speculate'>, label: Parameters<typeof t>[0], step?: number) => (
+    <NumberField
+      id={key === 'betaThreshold' ? 'beta' : key}
+      label={t(label)}
+      schema={PIPELINE[key]}
+      value={pipeline[key]}
+      step={step}
+      error={problemText(t, problems, `pipeline.${key}`, PIPELINE[key])}
+      onChange={(v) => onChange({ [key]: v })}
+    />
+  );
+  return (
+    <fieldset>
+      <legend>{t('methodSection')}</legend>
+      {num('betaThreshold', 'betaLabel', 0.05)}
+      {num('maxSteps', 'maxStepsLabel')}
+      {num('pageClaims', 'pageClaimsLabel')}
+      {num('maxRounds', 'maxRoundsLabel')}
+      {num('passagesPerStep', 'passagesLabel')}
+      <Toggle id="speculate" label={t('speculateLabel')} checked={pipeline.speculate} onChange={(v) => onChange({ speculate: v })} />
+      <p className="hint">{t('speculateHint')}</p>
+    </fieldset>
+  );
+}
+
+type Language = Settings['ui']['language'];
+
+const languageName = (t: ReturnType<typeof useT>, l: Language) => (l === 'auto' ? t('languageAuto') : l === 'en' ? 'English' : '简体中文');
+
+function LanguageSection({ language, onChange }: { language: Language; onChange: (l: Language) => void }) {
+  const t = useT();
+  return (
+    <fieldset>
+      <legend>{t('language')}</legend>
+      <Field label={t('language')} id="language">
+        <select id="language" value={language} onChange={(e) => onChange(e.target.value as Language)}>
+          {SECTION_SCHEMAS.ui.shape.language.unwrap().options.map((l) => (
+            <option key={l} value={l}>
+              {languageName(t, l)}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </fieldset>
   );
 }

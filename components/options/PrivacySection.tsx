@@ -10,7 +10,7 @@ import { Field, Toggle } from './fields';
 
 const RETENTION_CHOICES = [7, 30, 90, 365];
 
-export function PrivacySection({ privacy, onChange }: { privacy: Settings['privacy']; onChange(patch: Partial<Settings['privacy']>): void }) {
+export function PrivacySection({ privacy, onChange }: { privacy: Settings['privacy']; onChange: (patch: Partial<Settings['privacy']>) => void }) {
   const t = useT();
   const [domains, setDomains] = useState(privacy.excludedDomains.join('\n'));
   const [dataStatus, setDataStatus] = useState('');
@@ -96,12 +96,12 @@ function SiteAccess() {
       {!granted && <span className="small muted">{t('accessWhyShort')}</span>}
       <div className="row">
         {granted ? (
-          <button type="button" onClick={() => revokeHostAccess().then(() => setError(''), fail)}>
+          <button type="button" onClick={() => void revokeHostAccess().then(() => setError(''), fail)}>
             {t('accessRevoke')}
           </button>
         ) : (
           // Synchronously in the click: the browser's prompt needs the user's gesture.
-          <button type="button" className="primary" onClick={() => requestHostAccess().then(() => setError(''), fail)}>
+          <button type="button" className="primary" onClick={() => void requestHostAccess().then(() => setError(''), fail)}>
             {t('accessAllow')}
           </button>
         )}

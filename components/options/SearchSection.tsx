@@ -6,7 +6,7 @@ import { Field, problemText, Toggle } from './fields';
 
 type ProviderValues = { enabled: boolean; baseURL: string; apiKey?: string };
 
-export function SearchSection({ search, problems, onChange }: { search: Settings['search']; problems: SettingsProblem[]; onChange(id: SearchProviderId, patch: Partial<ProviderValues>): void }) {
+export function SearchSection({ search, problems, onChange }: { search: Settings['search']; problems: SettingsProblem[]; onChange: (id: SearchProviderId, patch: Partial<ProviderValues>) => void }) {
   const t = useT();
   return (
     <fieldset>

@@ -3,7 +3,7 @@
 import { useT } from '../i18n';
 import type { BuiltinState } from './use-builtin';
 
-export function BuiltinDownload({ state, onDownload }: { state: BuiltinState; onDownload(): void }) {
+export function BuiltinDownload({ state, onDownload }: { state: BuiltinState; onDownload: () => void }) {
   const t = useT();
   if (state.kind === 'downloadable') {
     return (

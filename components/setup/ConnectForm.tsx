@@ -15,7 +15,7 @@ export interface ConnectFormProps {
   /** Base URL editable (other providers, non-default Ollama ports). */
   editableUrl: boolean;
   /** Saves the endpoint (it answered in `ms`); resolves when stored. */
-  onSave(llm: LlmSettings, ms: number): Promise<void>;
+  onSave: (llm: LlmSettings, ms: number) => Promise<void>;
 }
 
 export function ConnectForm(p: ConnectFormProps) {

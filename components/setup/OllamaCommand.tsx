@@ -16,7 +16,7 @@ export function OllamaCommand() {
         <button
           type="button"
           onClick={() =>
-            navigator.clipboard.writeText(cmd.setup).then(
+            void navigator.clipboard.writeText(cmd.setup).then(
               () => setCopied(true),
               // No clipboard (permission refused): the command stays on screen to copy by hand.
               () => setCopied(false),

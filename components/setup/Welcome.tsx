@@ -12,7 +12,7 @@ import { useBuiltinModel } from './use-builtin';
 
 type KeyProvider = 'openai' | 'openrouter' | 'custom';
 
-export function Welcome({ onSave, onOpenSettings }: { onSave(llm: LlmSettings, ms?: number): Promise<void>; onOpenSettings(): void }) {
+export function Welcome({ onSave, onOpenSettings }: { onSave: (llm: LlmSettings, ms?: number) => Promise<void>; onOpenSettings: () => void }) {
   const t = useT();
   const builtin = useBuiltinModel();
   const [keyProvider, setKeyProvider] = useState<KeyProvider>('openai');

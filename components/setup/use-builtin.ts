@@ -10,7 +10,7 @@ interface Monitor {
 }
 
 /** LanguageModel.create with a download monitor (the Prompt API's own progress events). */
-type CreateWithMonitor = (opts: { monitor(m: Monitor): void }) => Promise<{ destroy(): void }>;
+type CreateWithMonitor = (opts: { monitor: (m: Monitor) => void }) => Promise<{ destroy(): void }>;
 
 /** Creating a session makes the browser download the model; progress comes as 0..1 fractions. */
 export async function downloadModel(create: CreateWithMonitor, onProgress: (percent: number) => void): Promise<void> {
@@ -47,7 +47,7 @@ export function useBuiltinModel(): { state: BuiltinState; download(): Promise<bo
     if (!lm) return false;
     setState({ kind: 'downloading', progress: 0 });
     try {
-      await downloadModel(lm.create.bind(lm) as unknown as CreateWithMonitor, (progress) => setState({ kind: 'downloading', progress }));
+      await downloadModel(lm.create.bind(lm), (progress) => setState({ kind: 'downloading', progress }));
       setState({ kind: 'available' });
       return true;
     } catch (err) {

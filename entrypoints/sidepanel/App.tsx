@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { request } from '@/lib/browser/messaging';
-import { activeRunItem, loadSettings, saveSettings } from '@/lib/browser/settings-store';
+import { loadSettings, saveSettings } from '@/lib/browser/settings-store';
 import { focusClaimItem, type FocusClaim } from '@/lib/browser/panel-state';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { isLlmConfigured, type LlmSettings } from '@/lib/settings/schema';
@@ -10,6 +10,7 @@ import { HistoryList } from '@/components/HistoryList';
 import { I18nProvider, useT } from '@/components/i18n';
 import { TabList } from '@/components/Tabs';
 import { useSettings } from '@/components/use-settings';
+import { panelRuns, usePanelRuns } from '@/components/panel-runs';
 import { AskView } from './AskView';
 import { useSources } from './use-sources';
 
@@ -29,21 +30,6 @@ export function App() {
       <Panel configured={settings ? isLlmConfigured(settings) || builtinReady : undefined} sources={sources} />
     </I18nProvider>
   );
-}
-
-function useActiveRunId(): [string | null, (id: string | null) => void] {
-  const [id, setId] = useState<string | null>(null);
-  useEffect(() => {
-    void activeRunItem.getValue().then(setId);
-    return activeRunItem.watch((v) => setId(v));
-  }, []);
-  return [
-    id,
-    (v) => {
-      setId(v);
-      void activeRunItem.setValue(v);
-    },
-  ];
 }
 
 /** A page mark's "Show in Ratify": the worker makes its run the active one and names the claim. */
@@ -73,11 +59,13 @@ type View = 'ask' | 'history';
 function Panel({ configured, sources }: { configured: boolean | undefined; sources: ReturnType<typeof useSources> }) {
   const t = useT();
   const [view, setView] = useState<View>('ask');
-  const [runId, setRunId] = useActiveRunId();
+  // The worker decides which run the panel shows; the panel asks it (panelRuns.show).
+  const runId = usePanelRuns().activeRunId;
   const focus = useFocusClaim(() => setView('ask'));
   const openSettings = () => void browser.runtime.openOptionsPage();
+  const openRun = (id: string | null) => void panelRuns.show(id);
   const newThread = () => {
-    setRunId(null);
+    openRun(null);
     setView('ask');
     requestAnimationFrame(() => document.getElementById('ask-input')?.focus());
   };
@@ -119,11 +107,10 @@ function Panel({ configured, sources }: { configured: boolean | undefined; sourc
         <div role="tabpanel" id="ask-panel" aria-labelledby="ask-tab" hidden={view !== 'ask'}>
           <AskView
             configured={configured}
-            activeRunId={runId}
             sources={sources}
             openSettings={openSettings}
             saveLlm={saveLlm}
-            onOpenRun={(id) => setRunId(id)}
+            onOpenRun={openRun}
             focus={focus && focus.runId === runId ? focus : undefined}
           />
         </div>
@@ -131,7 +118,7 @@ function Panel({ configured, sources }: { configured: boolean | undefined; sourc
           <div role="tabpanel" id="history-panel" aria-labelledby="history-tab">
             <HistoryList
               onOpen={(id) => {
-                setRunId(id);
+                openRun(id);
                 setView('ask');
               }}
               onDelete={(id) =>

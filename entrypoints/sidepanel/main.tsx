@@ -4,7 +4,7 @@ import '@/components/theme.css';
 import './panel.css';
 import { I18nProvider } from '@/components/i18n';
 import { NewerStoreNotice, StoreUnavailable, ViewBoundary } from '@/components/StoreNotice';
-import { activeRunItem } from '@/lib/browser/settings-store';
+import { request } from '@/lib/browser/messaging';
 import { pickLanguage } from '@/lib/i18n/messages';
 import { storeHealth } from '@/lib/store/health';
 import { App } from './App';
@@ -16,7 +16,8 @@ const lang = pickLanguage('auto', browser.i18n?.getUILanguage?.() ?? navigator.l
 void storeHealth().then((health) =>
   root.render(
     <I18nProvider lang={lang}>
-      <ViewBoundary onReset={() => activeRunItem.setValue(null)}>
+      {/* The worker keeps which run the panel shows: it is asked to show none (resolves once saved). */}
+      <ViewBoundary onReset={() => request('run/show', { id: null }).then(() => undefined)}>
         {health.ok ? (
           <>
             {health.newer && <NewerStoreNotice newer={health.newer} />}

@@ -14,9 +14,9 @@ export interface Sources {
   page?: { tab: PanelTab; skip?: string };
   tabs: { tab: PanelTab; skip?: string }[];
   choice: ScopeChoice;
-  setChoice(c: ScopeChoice): void;
+  setChoice: (c: ScopeChoice) => void;
   chosen: number[];
-  setChosen(ids: number[]): void;
+  setChosen: (ids: number[]) => void;
   plan: ScopePlan;
   /** What the next question is sent with. */
   scope: SourceScope;

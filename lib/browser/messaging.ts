@@ -1,7 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import type { Reply, RequestMap, RequestType } from '../runs/messages';
-import { RUN_PORT_PREFIX } from '../runs/messages';
-import type { RunUpdate } from '../runs/run-manager';
+import { RUNS_PORT } from '../runs/messages';
+import type { PanelUpdate } from '../runs/run-feed';
 import type { RunError } from '../core/run';
 
 export class RequestFailed extends Error {
@@ -18,11 +18,12 @@ export async function request<K extends RequestType>(type: K, req: RequestMap[K]
   return reply.value;
 }
 
-/** Follow a run's live updates; returns a function that stops following. */
-export function followRun(id: string, onUpdate: (u: RunUpdate) => void, onClose?: () => void): () => void {
-  const port = browser.runtime.connect({ name: RUN_PORT_PREFIX + id });
-  port.onMessage.addListener((m) => onUpdate(m as RunUpdate));
-  port.onDisconnect.addListener(() => onClose?.());
+/** Follow the worker's runs (the panel's one subscription, lib/runs/panel-runs.ts); returns a
+ * function that stops following. */
+export function followRuns(onUpdate: (u: PanelUpdate) => void, onClose: () => void): () => void {
+  const port = browser.runtime.connect({ name: RUNS_PORT });
+  port.onMessage.addListener((m) => onUpdate(m as PanelUpdate));
+  port.onDisconnect.addListener(() => onClose());
   return () => port.disconnect();
 }
 

@@ -6,10 +6,6 @@ import { withDefaults, type Settings } from '../settings/schema';
  * always get them migrated, with defaults filled in. */
 export const settingsItem = storage.defineItem<Record<string, unknown>>('local:settings');
 
-/** The run the side panel should show; set by the worker when it starts a run (e.g. from the
- * context menu), so a panel opening at the same moment picks it up without any timer. */
-export const activeRunItem = storage.defineItem<string | null>('local:activeRunId', { fallback: null });
-
 export function settingsFromStored(stored: unknown): Settings {
   return withDefaults(migrateSettings(stored).raw);
 }

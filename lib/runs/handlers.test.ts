@@ -15,6 +15,8 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
   const deleted: string[] = [];
   const captured: number[] = [];
   const drawn: { tabId: number; claims: string[]; runId: string }[] = [];
+  const shown: (string | null)[] = [];
+  const selections: { tabId: number; fallbackText: string }[] = [];
   const checked: Run = {
     ...newRun('c1', 'page', { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } }, Date.now() - 3 * 86_400_000),
     status: 'done',
@@ -24,13 +26,13 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
     ],
   };
   const manager = {
-    start: async (mode: RunMode, input: RunInput) => {
+    start: (mode: RunMode, input: RunInput) => {
       started.push({ mode, input });
-      return newRun(`r${started.length}`, mode, input, 0);
+      return Promise.resolve(newRun(`r${started.length}`, mode, input, 0));
     },
-    again: async (run: Run, patch: Partial<RunInput>) => {
+    again: (run: Run, patch: Partial<RunInput>) => {
       started.push({ mode: run.mode, input: { ...run.input, ...patch } });
-      return newRun(`r${started.length}`, run.mode, { ...run.input, ...patch }, 0);
+      return Promise.resolve(newRun(`r${started.length}`, run.mode, { ...run.input, ...patch }, 0));
     },
     cancel: (id: string) => {
       cancelled.push(id);
@@ -41,33 +43,38 @@ function setup(o: { stored?: Run[]; live?: Map<string, Promise<void>>; pageNow?:
   } as unknown as RunManager;
   const deps: HandlerDeps = {
     manager,
-    getRun: async (id) => stored.get(id) ?? (id === 'c1' ? checked : undefined),
-    setActiveRun: async () => undefined,
-    openSource: async () => true,
-    deleteRun: async (id) => {
+    getRun: (id) => Promise.resolve(stored.get(id) ?? (id === 'c1' ? checked : undefined)),
+    setActiveRun: (id) => Promise.resolve(shown.push(id)),
+    openSource: () => Promise.resolve(true),
+    deleteRun: (id) => {
       deleted.push(id);
       stored.delete(id);
+      return Promise.resolve();
     },
-    putRun: async (run) => stored.set(run.id, run),
-    deleteAllData: async () => undefined,
-    clearMarks: async () => undefined,
-    countMarks: async () => 2,
-    capturePage: async (tabId) => {
+    putRun: (run) => Promise.resolve(stored.set(run.id, run)),
+    deleteAllData: () => Promise.resolve(undefined),
+    clearMarks: () => Promise.resolve(undefined),
+    countMarks: () => Promise.resolve(2),
+    captureSelection: (tabId, fallbackText) => {
+      selections.push({ tabId, fallbackText });
+      return Promise.resolve(tabId === 4 ? { text: 'Marie Curie was born in 1867.', page: { url: page.url, title: page.title, tabId: 4, surrounding: 'Around it.' }, hiddenSentences: 1 } : { text: fallbackText });
+    },
+    capturePage: (tabId) => {
       captured.push(tabId);
-      return o.pageNow ? o.pageNow(tabId) : tabId === 4 ? page : undefined;
+      return Promise.resolve(o.pageNow ? o.pageNow(tabId) : tabId === 4 ? page : undefined);
     },
-    threadTurns: async (id) => (id === 't1' ? [{ question: 'Who was Marie Curie?', answer: 'A physicist.' }] : []),
-    threadRunIds: async (id) => (id === 't1' ? ['a', 'b'] : []),
-    tabUrl: async (tabId) => (tabId === 4 ? 'https://example.org/a?session=1#top' : undefined),
-    latestPageCheck: async (url) => (url === 'https://example.org/a' ? checked : undefined),
-    showMarks: async (tabId, run, keep) => {
+    threadTurns: (id) => Promise.resolve(id === 't1' ? [{ question: 'Who was Marie Curie?', answer: 'A physicist.' }] : []),
+    threadRunIds: (id) => Promise.resolve(id === 't1' ? ['a', 'b'] : []),
+    tabUrl: (tabId) => Promise.resolve(tabId === 4 ? 'https://example.org/a?session=1#top' : undefined),
+    latestPageCheck: (url) => Promise.resolve(url === 'https://example.org/a' ? checked : undefined),
+    showMarks: (tabId, run, keep) => {
       const claims = (run.claims ?? []).filter(keep).map((c: ClaimResult) => c.sentence);
       drawn.push({ tabId, claims, runId: run.id });
-      return claims.length;
+      return Promise.resolve(claims.length);
     },
-    revealMark: async () => true,
+    revealMark: () => Promise.resolve(true),
   };
-  return { handle: createHandlers(deps), started, cancelled, deleted, captured, stored, drawn };
+  return { handle: createHandlers(deps), started, cancelled, deleted, captured, stored, drawn, shown, selections };
 }
 
 describe('request handlers', () => {
@@ -142,14 +149,14 @@ describe('request handlers', () => {
     expect(started[0]).toEqual({ mode: 'page', input: { text: 'Start of the page. More.', page: { url: 'https://example.org/a', title: 'A page', tabId: 4 } } });
     // A page the rules keep out is not checked, and says why.
     const refused = await handle({ type: 'run/start', mode: 'page', input: { text: '' }, pageTabId: 9 });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'empty-input', message: expect.stringMatching(/does not read this page/) } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'empty-input', message: expect.stringMatching(/does not read this page/) as string } });
     expect(started).toHaveLength(1);
   });
 
   it('a page checked before is offered again, and only its unchanged sentences are marked again', async () => {
     const { handle, drawn } = setup();
     const earlier = await handle({ type: 'page/earlier', tabId: 4 });
-    expect(earlier).toEqual({ ok: true, value: { runId: 'c1', checkedAt: expect.any(Number), counts: { supported: 1, corrected: 1, refuted: 0, unverifiable: 0 }, total: 2, unchanged: 1 } });
+    expect(earlier).toEqual({ ok: true, value: { runId: 'c1', checkedAt: expect.any(Number) as number, counts: { supported: 1, corrected: 1, refuted: 0, unverifiable: 0 }, total: 2, unchanged: 1 } });
     expect(await handle({ type: 'page/earlier', tabId: 5 })).toEqual({ ok: true, value: null });
     expect(await handle({ type: 'page/show-earlier', runId: 'c1', tabId: 4 })).toEqual({ ok: true, value: 1 });
     expect(drawn).toEqual([{ tabId: 4, runId: 'c1', claims: ['Start of the page.'] }]);

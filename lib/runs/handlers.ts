@@ -3,15 +3,24 @@ import { listModels } from '../llm/client';
 import { LlmError, classifyLlmError } from '../llm/errors';
 import type { Reply, Request, RequestMap } from './messages';
 import { promptUrl } from '../core/url';
-import type { ClaimResult, PageContext, Run, SourceScope, ThreadTurn } from '../core/run';
+import type { ClaimResult, PageContext, Run, RunInput, SourceScope, ThreadTurn } from '../core/run';
 import { earlierCheck, unchangedIn } from './page-checks';
 import type { RunManager } from './run-manager';
+
+/** What a selection in a tab gives a verification: the text as the user sees it and its page. */
+export interface CapturedSelection {
+  text: string;
+  page?: PageContext;
+  /** Sentences of the selection hidden on the page, left out. */
+  hiddenSentences?: number;
+}
 
 export interface HandlerDeps {
   manager: RunManager;
   getRun(id: string): Promise<Run | undefined>;
-  /** Tell the side panel which run to show. */
-  setActiveRun(id: string): Promise<void>;
+  /** Make this run the one the side panel shows (null: none); resolves with the change's version.
+   * The handlers are the only callers (lib/runs/run-feed.ts). */
+  setActiveRun(id: string | null): Promise<number>;
   openSource(req: RequestMap['source/open']['req']): Promise<boolean>;
   deleteRun(id: string): Promise<void>;
   putRun(run: Run): Promise<unknown>;
@@ -20,6 +29,8 @@ export interface HandlerDeps {
   countMarks(tabId: number): Promise<number>;
   /** The page the user is on, as the model may see it (undefined: it may not be read). */
   capturePage(tabId: number, scope: SourceScope | undefined): Promise<PageContext | undefined>;
+  /** The selection in a tab (`fallbackText` where the tab cannot be read: the menu's text). */
+  captureSelection(tabId: number, fallbackText: string): Promise<CapturedSelection>;
   /** The finished turns of a thread, oldest first, for resolving a follow-up. */
   threadTurns(threadId: string): Promise<ThreadTurn[]>;
   threadRunIds(threadId: string): Promise<string[]>;
@@ -33,6 +44,9 @@ export interface HandlerDeps {
   revealMark(tabId: number, sentence: string): Promise<boolean>;
 }
 
+type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promise<RequestMap[K]['res']> };
+type StartRequest = RequestMap['run/start']['req'];
+
 /** Check this page: what the run is given of the page. Only the visible article text and what
  * names the page; never its selection or a query string. */
 function pageInput(page: PageContext): { text: string; page: PageContext } {
@@ -44,65 +58,82 @@ function pageInput(page: PageContext): { text: string; page: PageContext } {
 
 const UNREADABLE_PAGE = 'Ratify does not read this page (a browser page, an excluded site or a private window), so it cannot check it.';
 
-type Handlers = { [K in keyof RequestMap]: (req: RequestMap[K]['req']) => Promise<RequestMap[K]['res']> };
+async function existing(deps: HandlerDeps, id: string): Promise<Run> {
+  const run = await deps.getRun(id);
+  if (!run) throw new LlmError({ code: 'unknown', message: 'That run no longer exists.' });
+  return run;
+}
 
-/** The worker's request handlers, free of browser APIs (those come in through deps). */
-export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Reply<unknown>> {
-  const existing = async (id: string): Promise<Run> => {
-    const run = await deps.getRun(id);
-    if (!run) throw new LlmError({ code: 'unknown', message: 'That run no longer exists.' });
-    return run;
-  };
-  /** The thread's earlier turns, once every answer of it still being written has finished: a
-   * question asked meanwhile (the panel queues it) sees the answer before it. */
-  const settledTurns = async (threadId: string): Promise<ThreadTurn[]> => {
-    for (const runId of await deps.threadRunIds(threadId)) if (deps.manager.isActive(runId)) await deps.manager.settled(runId);
-    return deps.threadTurns(threadId);
-  };
-  /** A question about the page the user was on, asked again: the page read afresh if its tab
-   * still shows it (it may be readable now), else as it was captured. */
-  const pageAgain = async (run: Run): Promise<PageContext | undefined> => {
-    const old = run.input.page;
-    if (run.mode !== 'ask' || old?.tabId === undefined) return undefined;
-    const now = await deps.capturePage(old.tabId, run.input.scope);
-    return now && now.url === old.url ? now : undefined;
-  };
-  const handlers: Handlers = {
-    'run/start': async ({ mode, input, pageTabId }) => {
-      if (mode === 'page') {
-        const page = pageTabId !== undefined ? await deps.capturePage(pageTabId, undefined) : undefined;
-        if (!page) throw new LlmError({ code: 'empty-input', message: UNREADABLE_PAGE });
-        const run = await deps.manager.start('page', pageInput(page));
-        await deps.setActiveRun(run.id);
-        return run;
-      }
-      const [page, turns] = await Promise.all([
-        mode === 'ask' && pageTabId !== undefined ? deps.capturePage(pageTabId, input.scope) : Promise.resolve(input.page),
-        input.thread ? settledTurns(input.thread.id) : Promise.resolve(undefined),
-      ]);
-      const run = await deps.manager.start(mode, {
-        ...input,
-        page,
-        ...(input.thread ? { thread: { id: input.thread.id, ...(turns?.length ? { turns } : {}) } } : {}),
-      });
-      await deps.setActiveRun(run.id);
-      return run;
-    },
-    'run/cancel': async ({ id }) => deps.manager.cancel(id),
-    'run/retry': async ({ id }) => {
-      const run = await deps.manager.retry(await existing(id));
-      await deps.setActiveRun(run.id);
-      return run;
-    },
+/** The thread's earlier turns, once every answer of it still being written has finished: a
+ * question asked meanwhile (the panel queues it) sees the answer before it. */
+async function settledTurns(deps: HandlerDeps, threadId: string): Promise<ThreadTurn[]> {
+  for (const runId of await deps.threadRunIds(threadId)) if (deps.manager.isActive(runId)) await deps.manager.settled(runId);
+  return deps.threadTurns(threadId);
+}
+
+/** A question about the page the user was on, asked again: the page read afresh if its tab
+ * still shows it (it may be readable now), else as it was captured. */
+async function pageAgain(deps: HandlerDeps, run: Run): Promise<PageContext | undefined> {
+  const old = run.input.page;
+  if (run.mode !== 'ask' || old?.tabId === undefined) return undefined;
+  const now = await deps.capturePage(old.tabId, run.input.scope);
+  return now && now.url === old.url ? now : undefined;
+}
+
+/** Check this page: the tab's visible article text, read by the worker. */
+async function pageCheckInput(deps: HandlerDeps, pageTabId: number | undefined): Promise<RunInput> {
+  const page = pageTabId !== undefined ? await deps.capturePage(pageTabId, undefined) : undefined;
+  if (!page) throw new LlmError({ code: 'empty-input', message: UNREADABLE_PAGE });
+  return pageInput(page);
+}
+
+/** Verify: the selection of the tab, as the user sees it; a verification that carries its page
+ * (captured already) keeps it and reads no tab. */
+async function verifyInput(deps: HandlerDeps, input: RunInput, pageTabId: number | undefined): Promise<RunInput> {
+  if (pageTabId === undefined || input.page) return input;
+  const { text, page, hiddenSentences } = await deps.captureSelection(pageTabId, input.text);
+  return { ...input, text, page, ...(hiddenSentences ? { hiddenSentences } : {}) };
+}
+
+/** Ask: the page the user is on (within the privacy rules and the chosen sources) and the
+ * thread's earlier turns. */
+async function askInput(deps: HandlerDeps, input: RunInput, pageTabId: number | undefined): Promise<RunInput> {
+  const [page, turns] = await Promise.all([
+    pageTabId !== undefined ? deps.capturePage(pageTabId, input.scope) : Promise.resolve(input.page),
+    input.thread ? settledTurns(deps, input.thread.id) : Promise.resolve(undefined),
+  ]);
+  return { ...input, page, ...(input.thread ? { thread: { id: input.thread.id, ...(turns?.length ? { turns } : {}) } } : {}) };
+}
+
+function startInput(deps: HandlerDeps, { mode, input, pageTabId }: StartRequest): Promise<RunInput> {
+  if (mode === 'page') return pageCheckInput(deps, pageTabId);
+  if (mode === 'verify') return verifyInput(deps, input, pageTabId);
+  return askInput(deps, input, pageTabId);
+}
+
+/** A run started (or continued) becomes the one the panel shows. */
+async function shown(deps: HandlerDeps, run: Promise<Run>): Promise<Run> {
+  const r = await run;
+  await deps.setActiveRun(r.id);
+  return r;
+}
+
+function runHandlers(deps: HandlerDeps): Pick<Handlers, 'run/start' | 'run/show' | 'run/cancel' | 'run/retry' | 'run/again'> {
+  return {
+    'run/start': async (req) => shown(deps, deps.manager.start(req.mode, await startInput(deps, req))),
+    'run/show': ({ id }) => deps.setActiveRun(id),
+    'run/cancel': ({ id }) => Promise.resolve(deps.manager.cancel(id)),
+    'run/retry': async ({ id }) => shown(deps, deps.manager.retry(await existing(deps, id))),
     'run/again': async ({ id, forceRetrieval }) => {
-      const old = await existing(id);
-      const page = await pageAgain(old);
-      const run = await deps.manager.again(old, { ...(forceRetrieval ? { forceRetrieval } : {}), ...(page ? { page } : {}) });
-      await deps.setActiveRun(run.id);
-      return run;
+      const old = await existing(deps, id);
+      const page = await pageAgain(deps, old);
+      return shown(deps, deps.manager.again(old, { ...(forceRetrieval ? { forceRetrieval } : {}), ...(page ? { page } : {}) }));
     },
-    'llm/test': ({ llm }) => testConnection(llm),
-    'llm/models': ({ llm }) => listModels(llm),
+  };
+}
+
+function pageHandlers(deps: HandlerDeps): Pick<Handlers, 'marks/clear' | 'marks/count' | 'marks/reveal' | 'page/earlier' | 'page/show-earlier' | 'source/open'> {
+  return {
     'source/open': (req) => deps.openSource(req),
     'marks/clear': async ({ tabId }) => {
       await deps.clearMarks(tabId);
@@ -119,12 +150,17 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
       return earlierCheck(run, page?.text ?? '');
     },
     'page/show-earlier': async ({ runId, tabId }) => {
-      const run = await existing(runId);
+      const run = await existing(deps, runId);
       const page = await deps.capturePage(tabId, undefined);
       await deps.setActiveRun(run.id);
       if (!page?.text || run.input.page?.pdf) return 0;
       return deps.showMarks(tabId, run, unchangedIn(page.text));
     },
+  };
+}
+
+function storeHandlers(deps: HandlerDeps): Pick<Handlers, 'threads/delete' | 'runs/restore' | 'runs/delete' | 'data/delete-all'> {
+  return {
     'threads/delete': async ({ id }) => {
       const deleted: Run[] = [];
       for (const runId of await deps.threadRunIds(id)) {
@@ -150,6 +186,18 @@ export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Rep
       await deps.deleteAllData();
       return true;
     },
+  };
+}
+
+/** The worker's request handlers, free of browser APIs (those come in through deps). The panel's
+ * requests, the menus and the shortcuts all come through here. */
+export function createHandlers(deps: HandlerDeps): (req: Request) => Promise<Reply<unknown>> {
+  const handlers: Handlers = {
+    ...runHandlers(deps),
+    ...pageHandlers(deps),
+    ...storeHandlers(deps),
+    'llm/test': ({ llm }) => testConnection(llm),
+    'llm/models': ({ llm }) => listModels(llm),
   };
   return async (req) => {
     try {

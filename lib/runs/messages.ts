@@ -1,5 +1,6 @@
 /** The typed protocol between extension pages (side panel, options) and the worker.
- * Requests go over runtime.sendMessage; live run updates over a Port named `run:<id>`. */
+ * Requests go over runtime.sendMessage; the panel's runs over one Port named RUNS_PORT
+ * (lib/runs/run-feed.ts). */
 import type { ConnectionReport } from '../llm/test-connection';
 import type { LlmSettings } from '../settings/schema';
 import type { Run, RunError, RunInput, RunMode } from '../core/run';
@@ -21,8 +22,16 @@ export interface RequestMap {
    * readable text are captured by the worker, within the privacy rules); `input.thread.id` the
    * conversation it continues (the worker adds the earlier turns, once any answer of the thread
    * still being written is finished, so a question asked meanwhile sees it). Check this page
-   * (mode 'page'): the worker reads the visible article text of tab `pageTabId` itself. */
+   * (mode 'page'): the worker reads the visible article text of tab `pageTabId` itself. Verify
+   * (mode 'verify'): the worker reads the selection of tab `pageTabId` as the user sees it, with
+   * `input.text` (the menu's selection text) where the tab cannot be read. Every run the panel,
+   * the menus and the shortcuts start is started by this request (lib/runs/start-requests.ts);
+   * the run started becomes the one the panel shows. */
   'run/start': { req: { mode: RunMode; input: RunInput; pageTabId?: number }; res: Run };
+  /** Show this run in the panel (null: none, a new thread). The worker keeps which run that is
+   * and tells every panel (lib/runs/run-feed.ts); the panel only asks. Resolves with the version
+   * of the change, which the panel waits to hear of. */
+  'run/show': { req: { id: string | null }; res: number };
   'run/cancel': { req: { id: string }; res: boolean };
   /** Continue a failed or interrupted run from its last checkpoint (or start it again). */
   'run/retry': { req: { id: string }; res: Run };
@@ -57,7 +66,8 @@ export type RequestType = keyof RequestMap;
 export type Request = { [K in RequestType]: { type: K } & RequestMap[K]['req'] }[RequestType];
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: RunError };
 
-export const RUN_PORT_PREFIX = 'run:';
+/** The name of the port a panel follows its runs over. */
+export const RUNS_PORT = 'runs';
 
 export function isRequest(x: unknown): x is Request {
   return typeof x === 'object' && x !== null && typeof (x as { type?: unknown }).type === 'string' && (x as { type: string }).type.includes('/');

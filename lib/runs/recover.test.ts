@@ -10,9 +10,9 @@ import type { LlmRequest, Reply } from '../../test/harness/fake-llm.ts';
 import { RatifyDb } from '../store/db';
 import { runStore, type RunStore } from '../store/runs';
 import { executeRun } from '../pipeline/run';
-import { applyEvent } from '../pipeline/run-state';
 import type { Run, RunMode } from '../core/run';
 import { withDefaults } from '../settings/schema';
+import { followPanel } from '../../test/harness/panel-follower.ts';
 import { RunManager } from './run-manager';
 
 let world: TestWorld | undefined;
@@ -24,7 +24,7 @@ afterEach(async () => {
 function worker(w: TestWorld, store: RunStore) {
   return new RunManager({
     store,
-    loadSettings: async () => withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } }),
+    loadSettings: () => Promise.resolve(withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } })),
     execute: (run, ctx) => executeRun({ run, llm: w.llm, library: curieLibrary(), settings: ctx.settings.pipeline, blocked: ctx.blocked, signal: ctx.signal, emit: ctx.emit }),
     newId: () => 'run-1',
   });
@@ -56,16 +56,16 @@ async function restartAt(sc: PipelineScenario, mode: RunMode, text: string, dies
   const fresh = worker(world, store);
   const before = world.server.chatRequests().length;
   const [recovered] = await fresh.recover();
-  // A panel that connects: the snapshot, then every event applied with the one reducer.
-  let shown: Run | undefined;
+  // A panel that connects (its one store of runs): the snapshot, then every event applied with
+  // the one reducer.
+  const panel = followPanel(fresh);
   const atDraft: (string | undefined)[] = [];
-  fresh.subscribe(run.id, (u) => {
-    shown = u.type === 'snapshot' ? u.run : shown && applyEvent(shown, u.event);
-    if (u.type === 'event' && u.event.type === 'draft') atDraft.push(shown?.draftText);
+  panel.onUpdate((u) => {
+    if (u.type === 'event' && u.event.type === 'draft') atDraft.push(panel.run(run.id)?.draftText);
   });
   await fresh.settled(run.id);
   const after = world.server.chatRequests().slice(before);
-  return { checkpoint, recovered, panel: () => shown, atDraft, after, done: (await store.get(run.id)) as Run };
+  return { checkpoint, recovered, panel: () => panel.run(run.id), atDraft, after, done: (await store.get(run.id)) as Run };
 }
 
 const stepOf = (req: { body: unknown }): number | undefined => {

@@ -9,10 +9,10 @@ import type { Reply } from '../../test/harness/fake-llm.ts';
 import { RatifyDb } from '../store/db';
 import { runStore } from '../store/runs';
 import { executeRun } from '../pipeline/run';
-import { applyEvent } from '../pipeline/run-state';
 import type { Run } from '../core/run';
 import { withDefaults, type PipelineSettings } from '../settings/schema';
-import { RunManager, type RunUpdate } from './run-manager';
+import { followPanel, type PanelFollower } from '../../test/harness/panel-follower.ts';
+import { RunManager } from './run-manager';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -34,22 +34,18 @@ function setup(w: TestWorld, pipeline: Partial<PipelineSettings> = {}) {
   let n = 0;
   const manager = new RunManager({
     store,
-    loadSettings: async () => withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' }, pipeline }),
+    loadSettings: () => Promise.resolve(withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' }, pipeline })),
     execute: (run, ctx) => executeRun({ run, llm: w.llm, library: curieLibrary(), settings: ctx.settings.pipeline, blocked: ctx.blocked, signal: ctx.signal, emit: ctx.emit }),
     newId: () => `run-${++n}`,
   });
   return { store, manager };
 }
 
-/** A panel: the snapshot it is given, then every event applied with the one reducer. */
-function follow(manager: RunManager, id: string): { run(): Run | undefined; seen: RunUpdate[] } {
-  let shown: Run | undefined;
-  const seen: RunUpdate[] = [];
-  manager.subscribe(id, (u) => {
-    seen.push(u);
-    shown = u.type === 'snapshot' ? u.run : shown && applyEvent(shown, u.event);
-  });
-  return { run: () => shown, seen };
+/** A panel (its one store of runs, fed by the worker's run feed): the snapshot it is given, then
+ * every event applied with the one reducer. */
+function follow(manager: RunManager, id: string): { run(): Run | undefined; ready(): boolean; seen: PanelFollower['seen']; onUpdate: PanelFollower['onUpdate'] } {
+  const panel = followPanel(manager);
+  return { run: () => panel.run(id), ready: () => panel.state().ready, seen: panel.seen, onUpdate: panel.onUpdate };
 }
 
 const isStep = (req: { lastUser: string }, i: number) => new RegExp(`^Current step: ${i} of`, 'm').test(req.lastUser);
@@ -149,8 +145,10 @@ describe('half-streamed text', () => {
 
     healed = true;
     const before = world.server.chatRequests().length;
-    await manager.retry(failed);
+    // A panel open when Retry is clicked: it is sent the continued run, then its events.
     const again = follow(manager, run.id);
+    await expect.poll(() => again.ready()).toBe(true);
+    await manager.retry(failed);
     await manager.settled(run.id);
     // The last step was committed before its answer broke off (its verdict, text and citations
     // had all streamed): Retry only writes the missing answer.
@@ -182,7 +180,7 @@ describe('half-streamed text', () => {
     await manager.retry(failed);
     const panel = follow(manager, run.id);
     let atDraft: string | undefined;
-    manager.subscribe(run.id, (u) => {
+    panel.onUpdate((u) => {
       if (u.type === 'event' && u.event.type === 'draft') atDraft = panel.run()?.draftText;
     });
     await manager.settled(run.id);

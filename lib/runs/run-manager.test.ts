@@ -7,7 +7,8 @@ import { executeRun } from '../pipeline/run';
 import { newRun } from '../pipeline/run-state';
 import type { Run } from '../core/run';
 import { withDefaults, type Settings } from '../settings/schema';
-import { RunManager, type ExecuteContext, type RunUpdate } from './run-manager';
+import { followPanel } from '../../test/harness/panel-follower.ts';
+import { RunManager, type ExecuteContext } from './run-manager';
 
 const configured: Settings = withDefaults({ llm: { baseURL: 'http://127.0.0.1:1/v1', model: 'm' } });
 
@@ -24,7 +25,7 @@ function setup(w: TestWorld, o: { settings?: Settings; execute?: (run: Run, ctx:
   const saveErrors: unknown[] = [];
   const manager = new RunManager({
     store,
-    loadSettings: async () => o.settings ?? configured,
+    loadSettings: () => Promise.resolve(o.settings ?? configured),
     execute: o.execute ?? ((run, ctx) => executeRun({ run, llm: w.llm, library: curieLibrary(), settings: ctx.settings.pipeline, blocked: ctx.blocked, signal: ctx.signal, emit: ctx.emit })),
     onSaveError: (err) => saveErrors.push(err),
     newId: () => `run-${++n}`,
@@ -44,8 +45,7 @@ describe('RunManager', () => {
     world = await startWorld({ steps: steps.slice(0, 1), facts, finalAnswer: 'Born in 1867.' }, { latency: { firstTokenMs: 30 } });
     const { store, manager } = setup(world);
     const run = await manager.start('ask', { text: '  When was Marie Curie born?  ' });
-    const seen: RunUpdate[] = [];
-    manager.subscribe(run.id, (u) => seen.push(u));
+    const { seen } = followPanel(manager);
     await manager.settled(run.id);
     const stored = await store.get(run.id);
     expect(stored?.status).toBe('done');
@@ -138,9 +138,7 @@ describe('RunManager', () => {
   it('records a failure to start the pipeline at all as an error', async () => {
     world = await startWorld({});
     const { manager, store } = setup(world, {
-      execute: async () => {
-        throw new Error('boom');
-      },
+      execute: () => Promise.reject(new Error('boom')),
     });
     const run = await manager.start('ask', { text: 'q' });
     await manager.settled(run.id);
@@ -158,8 +156,8 @@ describe('RunManager', () => {
       ...newRun('b', 'ask', { text: 'Tell me about Marie Curie.' }),
       gate: { label: 'clear', beta: 0.1, betaThreshold: 0.5, retrieve: true },
       steps: [
-        { index: 0, draft: steps[0] as string, revised: steps[0], status: 'unchanged', queries: [], citations: [] },
-        { index: 1, draft: steps[1] as string, status: 'pending', queries: [{ round: 1, query: 'Pierre Curie married', passages: [] }], citations: [] },
+        { index: 0, draft: steps[0] ?? '', revised: steps[0], status: 'unchanged', queries: [], citations: [] },
+        { index: 1, draft: steps[1] ?? '', status: 'pending', queries: [{ round: 1, query: 'Pierre Curie married', passages: [] }], citations: [] },
       ],
     };
     await store.put({ ...fresh, steps: [{ index: 0, draft: 'd', status: 'pending', queries: [], citations: [] }] });

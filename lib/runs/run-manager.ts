@@ -8,8 +8,9 @@ import { endedWithError, newRun } from '../pipeline/run-state';
 import type { Run, RunError, RunEvent, RunInput, RunMode } from '../core/run';
 import { isLlmConfigured, type Settings } from '../settings/schema';
 
-/** What the worker tells a subscriber (the side panel) about one run. */
-export type RunUpdate = { type: 'snapshot'; run: Run } | { type: 'event'; runId: string; event: RunEvent };
+/** What the manager tells its watchers: a run as it (re)starts, or as a failure to start left it,
+ * then each of its events. */
+export type RunUpdate = { type: 'run'; run: Run } | { type: 'event'; runId: string; event: RunEvent };
 
 export interface ExecuteContext {
   settings: Settings;
@@ -29,6 +30,8 @@ export interface RunManagerDeps {
   onFinished?(run: Run, settings: Settings): void;
   /** Called with every event of a live run (e.g. to mark a page's sentences as verdicts land). */
   onEvent?(run: Run, event: RunEvent, settings: Settings): void;
+  /** Called when a run starts, continues or resumes (e.g. to keep the worker up while it is live). */
+  onLaunch?(run: Run): void;
   /** A checkpoint could not be written (the run goes on; the next checkpoint tries again). */
   onSaveError?(err: unknown, run: Run): void;
   newId?: () => string;
@@ -41,7 +44,6 @@ const CHECKPOINT_EVENTS = new Set<RunEvent['type']>(['gate', 'draft', 'library',
 interface Active {
   run: Run;
   ctrl: AbortController;
-  listeners: Set<(u: RunUpdate) => void>;
   finished: Promise<void>;
   lastSave: number;
 }
@@ -50,6 +52,7 @@ const NOT_CONFIGURED: RunError = { code: 'not-configured', message: 'No model is
 
 export class RunManager {
   private active = new Map<string, Active>();
+  private readonly watchers = new Set<(u: RunUpdate) => void>();
   private readonly now: () => number;
   private readonly newId: () => string;
 
@@ -103,13 +106,20 @@ export class RunManager {
     await this.active.get(id)?.finished;
   }
 
-  /** Subscribe to a run: the current state first, then every event. Undefined if it is not live. */
-  subscribe(id: string, listener: (u: RunUpdate) => void): (() => void) | undefined {
-    const a = this.active.get(id);
-    if (!a) return undefined;
-    listener({ type: 'snapshot', run: a.run });
-    a.listeners.add(listener);
-    return () => a.listeners.delete(listener);
+  /** Every live run as it is now. */
+  liveRuns(): Run[] {
+    return [...this.active.values()].map((a) => a.run);
+  }
+
+  /** Watch every run: each one as it (re)starts, then its events. What is live already is in
+   * liveRuns(); the two read together (no await between) miss nothing. */
+  watch(listener: (u: RunUpdate) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  private tell(u: RunUpdate): void {
+    for (const l of this.watchers) l(u);
   }
 
   /** After a worker restart: runs still marked running were cut off. Continue those the pipeline
@@ -133,8 +143,10 @@ export class RunManager {
 
   private launch(initial: Run, settings: Settings): Run {
     const ctrl = new AbortController();
-    const entry: Active = { run: initial, ctrl, listeners: new Set(), finished: Promise.resolve(), lastSave: this.now() };
+    const entry: Active = { run: initial, ctrl, finished: Promise.resolve(), lastSave: this.now() };
     this.active.set(initial.id, entry);
+    this.tell({ type: 'run', run: initial });
+    this.deps.onLaunch?.(initial);
     let saving: Promise<unknown> = Promise.resolve();
     const save = () => {
       const snapshot = entry.run;
@@ -146,7 +158,7 @@ export class RunManager {
     };
     const emit = (event: RunEvent, run: Run) => {
       entry.run = run;
-      for (const l of entry.listeners) l({ type: 'event', runId: run.id, event });
+      this.tell({ type: 'event', runId: run.id, event });
       // Streaming text is saved at most once a second; finished units of work at once.
       if (CHECKPOINT_EVENTS.has(event.type) || this.now() - entry.lastSave > 1000) void save();
       try {
@@ -164,7 +176,7 @@ export class RunManager {
         // executeRun ends every run itself; this only catches a failure to start it (wiring).
         if (entry.run.status === 'running') {
           entry.run = endedWithError(entry.run, classifyLlmError(err, settings.llm.baseURL), 'error', this.now());
-          for (const l of entry.listeners) l({ type: 'snapshot', run: entry.run });
+          this.tell({ type: 'run', run: entry.run });
         }
       } finally {
         await save();

@@ -8,7 +8,7 @@ import { pipelineResponder } from '../harness/pipeline-responder.ts';
 
 /** A script in the tab (the isolated world the extension's injected scripts run in, with the
  * extension's id): exactly what a compromised or look-alike content script could do. It asks the
- * worker to retry and to start runs, and connects to a run's port. */
+ * worker to retry and to start runs, and connects to the panel’s port. */
 async function tryFromTab(worker: Worker, url: string, runId: string) {
   return worker.evaluate(
     async ({ url, runId }) => {
@@ -26,7 +26,7 @@ async function tryFromTab(worker: Worker, url: string, runId: string) {
           );
           const port = await new Promise<string[]>((resolve) => {
             const got: string[] = [];
-            const p = chrome.runtime.connect({ name: `run:${id}` });
+            const p = chrome.runtime.connect({ name: 'runs' }); // the panel's port (lib/runs/messages.ts RUNS_PORT)
             p.onMessage.addListener((m: { type: string }) => got.push(m.type));
             setTimeout(() => resolve(got), 1500);
           });
@@ -48,21 +48,21 @@ test('the worker answers only the extension’s pages, and those pages load noth
   const page = await context.newPage();
   await page.goto(pageUrl);
 
-  // From the panel: requests are answered and a run is followed over its port.
+  // From the panel: requests are answered and runs are followed over the panel's port.
   const started = await panel.evaluate(() => chrome.runtime.sendMessage<unknown, { ok: boolean; value: { id: string } }>({ type: 'run/start', mode: 'ask', input: { text: 'What is the capital of France?' } }));
   expect(started.ok).toBe(true);
   const runId = started.value.id;
   const panelPort = await panel.evaluate(
-    (id) =>
+    () =>
       new Promise<string[]>((resolve) => {
         const got: string[] = [];
-        const port = chrome.runtime.connect({ name: `run:${id}` });
-        port.onMessage.addListener((m: { type: string }) => got.push(m.type));
+        const port = chrome.runtime.connect({ name: 'runs' });
+        port.onMessage.addListener((m: { type: string; runs?: { id: string }[] }) => got.push(m.type, ...(m.runs ?? []).map((r) => r.id)));
         setTimeout(() => resolve(got), 1500);
       }),
-    runId,
   );
   expect(panelPort[0]).toBe('snapshot');
+  expect(panelPort, 'the run is in the panel’s snapshot').toContain(runId);
 
   // From a script in the tab: the same request and the same port get nothing.
   const fromTab = await tryFromTab(worker, pageUrl, runId);

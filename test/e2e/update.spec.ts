@@ -148,6 +148,11 @@ test('an update from the previous release keeps settings, site access, threads, 
 
     await rm(installed, { recursive: true, force: true });
     await cp(EXTENSION_DIR, installed, { recursive: true });
+    // A store update replaces the extension's worker with the new build's. Swapping the files in
+    // place does not: Chromium would start the previous release's worker again from the script it
+    // registered (its "Service Worker" folder; Ratify keeps nothing there, its data is in
+    // chrome.storage and IndexedDB). Without this the new pages would talk to the old worker.
+    await rm(path.join(profile, 'Default', 'Service Worker'), { recursive: true, force: true });
     const updated = await launchWithExtension(profile, { locale: 'en-US', extensionDir: installed });
     await checkAfter(updated, harness, before).finally(() => updated.close());
   } finally {

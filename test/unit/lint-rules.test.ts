@@ -94,7 +94,7 @@ describe('lint rules', () => {
     expect(await rules("import type { Run } from '../pipeline/run';\nexport type R = Run;\n", 'lib/core/x.ts')).toContain(LAYER);
     expect(await rules("import { createMemoryPageCache } from '../store/page-cache';\nexport const c = createMemoryPageCache;\n", 'lib/retrieval/x.ts')).toContain(LAYER);
     expect(await rules("import { createBrave } from '../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/settings/x.ts')).toContain(LAYER);
-    expect(await rules("export { RUN_PORT_PREFIX } from '@/lib/runs/messages';\n", 'lib/pipeline/x.ts')).toContain(LAYER);
+    expect(await rules("export { RUNS_PORT } from '@/lib/runs/messages';\n", 'lib/pipeline/x.ts')).toContain(LAYER);
     expect(await rules("import { createBrave } from '../../retrieval/search/brave';\nexport const b = createBrave;\n", 'lib/llm/sub/x.ts')).toContain(LAYER);
     // The same imports the other way round are allowed.
     expect(await rules("import type { Run } from '../core/run';\nexport type R = Run;\n", 'lib/pipeline/x.ts')).toEqual([]);
