@@ -52,6 +52,8 @@ export const MARK = {
   lastRound: '(this is the last search round)',
   /** The step before changed but wrote the next step's query only: this one writes all later ones. */
   allLaterQueries: 'whether or not this step changed',
+  /** The draft writes a search query with each step (draft-queries.ts says when). */
+  draftQuery: 'With each step, "query"',
   /** How many items a list may hold: "at most 12". */
   atMost: (n: number | string): string => `at most ${n}`,
   /** For endpoints without json_schema, the system message names the reply's schema (the stage). */

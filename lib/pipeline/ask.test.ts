@@ -3,6 +3,7 @@ import { createMemoryLibrary } from '../../test/harness/memory-library';
 import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { executeRun } from './run';
+import { fallbackQuery } from './prompts';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -25,7 +26,9 @@ describe('RAT causal revision', () => {
     const lib = curieLibrary();
     const r = await runOnce(world, Q, lib, { settings: { speculate: false } });
     const used = r.run.steps.map((s) => s.queries[0]?.query ?? '');
-    expect(used[0]).toBe('Marie Curie was born in Krakow in 1870.'); // planned by the draft
+    // The sources are open tabs: the draft writes no queries (draft-queries.ts), the step's own
+    // words rank them.
+    expect(used[0]).toBe(fallbackQuery('Marie Curie was born in Krakow in 1870.', Q.text));
     expect(used[1]).toContain('born in Warsaw on 7 November 1867'); // rewritten from T*1
     expect(used[1]).not.toContain('Krakow');
     expect(used[2]).toContain('married Pierre Curie in 1895'); // rewritten from T*2
@@ -64,12 +67,14 @@ describe('progress tracker: further rounds per step', () => {
     { url: 'https://x.org/gamma', title: 'Gamma', text: 'Gamma is three.' },
   ];
   const lib = () => createMemoryLibrary(docs);
+  // The step's first query: its own words (the sources are local, draft-queries.ts).
+  const ALPHA = fallbackQuery('Alpha matters.', Q.text);
 
   it('searches again with a new query while the evidence is insufficient, and stops once it suffices', async () => {
     world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Gamma is three' }] });
     const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
     const s = r.run.steps[0]!;
-    expect(s.queries.map((q) => [q.query, q.sufficient])).toEqual([['Alpha matters.', false], ['Gamma is three', true]]);
+    expect(s.queries.map((q) => [q.query, q.sufficient])).toEqual([[ALPHA, false], ['Gamma is three', true]]);
     expect(s.citations).toHaveLength(1);
     expect(r.stages).toEqual(['gate', 'draft', 'revise', 'revise']);
   });
@@ -78,14 +83,14 @@ describe('progress tracker: further rounds per step', () => {
     const qs = ['Beta', 'Gamma', 'never used'];
     world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: (_s, round) => qs[round - 1] ?? '' });
     const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
-    expect(r.run.steps[0]!.queries.map((q) => q.query)).toEqual(['Alpha matters.', 'Beta', 'Gamma']);
+    expect(r.run.steps[0]!.queries.map((q) => q.query)).toEqual([ALPHA, 'Beta', 'Gamma']);
     expect(r.stages.filter((s) => s === 'revise')).toHaveLength(3);
     const one = await runOnce(world, Q, lib(), { settings: { maxRounds: 1 } });
     expect(one.run.steps[0]!.queries).toHaveLength(1);
   });
 
   it('stops when the next query repeats an earlier one', async () => {
-    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: () => 'alpha  MATTERS' });
+    world = await startWorld({ steps: ['Alpha matters.'], facts: [{ phrase: 'Delta is four' }], retryQuery: () => `  ${ALPHA.toUpperCase()} ` });
     const r = await runOnce(world, Q, lib(), { settings: { maxRounds: 3 } });
     expect(r.run.steps[0]!.queries).toHaveLength(1);
     expect(r.run.steps[0]!.note).toMatch(/repeated/);

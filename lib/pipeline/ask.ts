@@ -25,6 +25,8 @@ import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, proseAnswer, type DraftOut, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
+import { draftWritesQueries } from './draft-queries';
+import { UNKNOWN_ORIGINS } from '../core/flow';
 import type { GateDecision, PageContext, PartAnswer } from '../core/run';
 import { searchPlanned } from './web-plan';
 
@@ -173,7 +175,8 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
 /** The draft request for a question: the whole conversation (the gate saw only its network-safe
  * part, flow.ts). */
 function draftRequest(ctx: Ctx, question: string, page: PageContext | undefined, maxSteps: number, context: string | undefined, catalogue: CatalogueEntry[]): DraftRequest {
-  return { messages: draftMessages(question, page, maxSteps, context, catalogue, ctx.run().input.thread?.turns), maxTokens: 200 + 140 * maxSteps };
+  const queries = draftWritesQueries(ctx.run().origins ?? UNKNOWN_ORIGINS, question, catalogue);
+  return { messages: draftMessages(question, page, maxSteps, context, queries ? catalogue : undefined, ctx.run().input.thread?.turns), maxTokens: 200 + 140 * maxSteps, queries };
 }
 
 /** Draft call: steps as structured output (no split call), streamed as readable text, each with

@@ -95,10 +95,10 @@ describe('the draft, sent when the gate has decided', () => {
         }),
     };
     const ctx = { llm: never, signal: new AbortController().signal, onUsage: () => undefined, library: createMemoryLibrary(DOCS) };
-    const request = { messages: [{ role: 'user' as const, content: 'draft this' }], maxTokens: 400 };
+    const request = { messages: [{ role: 'user' as const, content: 'draft this' }], maxTokens: 400, queries: true };
 
     const kept = startEarlyDraft(ctx, () => request);
-    const call = await kept.take({ messages: [{ role: 'user', content: 'draft this' }], maxTokens: 400 });
+    const call = await kept.take({ messages: [{ role: 'user', content: 'draft this' }], maxTokens: 400, queries: true });
     expect(call?.request).toEqual(request);
     expect(signals[0]?.aborted).toBe(false);
 

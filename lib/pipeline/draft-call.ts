@@ -13,15 +13,17 @@ import type { Library } from '../retrieval/types';
 import { libraryCatalogue } from './catalogue';
 import type { Ctx } from './context';
 import type { CallTiming } from './draft-feed';
-import { draftStage, stage, type DraftOut } from './stages';
+import { draftStage, draftStepsOnly, stage, type DraftOut } from './stages';
 
 export interface DraftRequest {
   messages: ChatMessage[];
   maxTokens: number;
+  /** The steps come with their queries (draft-queries.ts); without, the schema sent has none. */
+  queries: boolean;
 }
 
 function sameRequest(a: DraftRequest, b: DraftRequest): boolean {
-  return a.maxTokens === b.maxTokens && JSON.stringify(a.messages) === JSON.stringify(b.messages);
+  return a.maxTokens === b.maxTokens && a.queries === b.queries && JSON.stringify(a.messages) === JSON.stringify(b.messages);
 }
 
 type CallCtx = Pick<Ctx, 'llm' | 'signal' | 'onUsage'>;
@@ -45,7 +47,7 @@ export class DraftCall {
     this.timing.sentAt = performance.now();
     this.result = ctx.llm
       .json({
-        ...stage('draft', draftStage),
+        ...stage('draft', draftStage, request.queries ? {} : { sent: draftStepsOnly }),
         messages: request.messages,
         temperature: 0,
         maxTokens: request.maxTokens,

@@ -159,11 +159,13 @@ export function answerMessages(question: string, page: PageContext | undefined):
 
 // ---- RAT draft ----
 
+/** `catalogue` undefined: the draft writes no queries (draft-queries.ts), so it is not told what
+ * the library holds either (the catalogue is there for writing queries). */
 export function draftMessages(question: string, page: PageContext | undefined, maxSteps: number, context?: string, catalogue?: CatalogueEntry[], turns?: ThreadTurn[]): ChatMessage[] {
   return [
     system(
       `Think step by step about how to answer the question, and write your thoughts as a short chain of at most ${maxSteps} steps in "steps". Each "step" is one or two sentences that state a fact, a sub-result or a reasoning move concretely enough to be checked against sources (names, dates, figures). Use as few steps as the question needs; the last step should reach the answer.`,
-      'With each step, "query": a short, specific web search query (key names and terms, no filler) for checking that step.',
+      catalogue ? `${MARK.draftQuery}: a short, specific web search query (key names and terms, no filler) for checking that step.` : '',
       queryLanguageRule(catalogue),
     ),
     { role: 'user', content: `${SECTION.question}: ${question}${context ? `\n\nAlready established:\n${context}` : ''}${threadBlock(turns)}${pageBlock(page, 'The page the user is reading (context only)')}${catalogueBlock(catalogue)}` },

@@ -212,9 +212,9 @@ describe('revision while the draft streams', () => {
       const reply = await model(req);
       if (req.stage !== 'draft' || drafts++ > 0 || !('json' in reply)) return reply;
       // The first attempt writes another step 2, and is cut off in step 4 (the client retries).
-      const first = reply.json as { steps: { step: string; query: string }[] };
-      const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? { step: 'Step 2 concerns chalk.', query: 'chalk' } : s)) });
-      return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[3]?.query as string) + 3 } };
+      const first = reply.json as { steps: { step: string; query?: string }[] };
+      const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? { ...s, step: 'Step 2 concerns chalk.' } : s)) });
+      return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[4]?.step as string) + 3 } };
     };
     const seq = await run(changed, Array<number>(N).fill(1), false);
     const spec = await run(changed, Array<number>(N).fill(1), true, { model: cutOff });

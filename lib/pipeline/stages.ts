@@ -141,6 +141,10 @@ export const draftStage = z.preprocess(
   z.object({ steps: z.array(z.object({ step: text, query: text })).refine((s) => s.length > 0, 'steps is empty') }),
 );
 
+/** The draft's schema as sent when it writes no queries (draft-queries.ts); read with draftStage,
+ * which gives each step an empty query (the step's own words are then its query). */
+export const draftStepsOnly = z.object({ steps: z.array(z.object({ step: text })) });
+
 /** `nextQuery` (one query, older replies) counts as the next step's; `retryQuery` falls back to
  * it when the step asked for another round. */
 function withQueryFields(v: unknown): unknown {

@@ -2,9 +2,13 @@
  * two open tabs, a hidden (opacity: 0) false sentence and claim-like text in its menu and footer. */
 import { expect, test } from './fixtures.ts';
 import { holdReplies } from '../harness/held-replies.ts';
-import type { Responder } from '../harness/fake-llm.ts';
-import { EXPECTED_MARKS, startPageCheck, SUMMARY, finished } from './check-page-scene.ts';
+import type { LlmRequest, Responder } from '../harness/fake-llm.ts';
+import { line, SECTION } from '../harness/prompt-reader.ts';
+import { EXPECTED_MARKS, LANDMARK_CLAIMS, startPageCheck, SUMMARY, finished } from './check-page-scene.ts';
 import { PageMarks } from './pages/page-marks.ts';
+
+/** The least check-worthy claim of the article, checked last. */
+const NOTEBOOKS = LANDMARK_CLAIMS.find((c) => c.claim.includes('notebooks'))?.claim;
 
 
 test('Check this page: every visible claim is marked with its verdict as it lands, nothing hidden or in the menu and footer; the report, the corrected text and both exports agree', async ({
@@ -15,14 +19,20 @@ test('Check this page: every visible claim is marked with its verdict as it land
   picture,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  // Slow enough to see the checks land one after another.
-  const { panel, article, url } = await startPageCheck({ context, harness, configureForHarness, sidePanel }, { latency: { firstTokenMs: 250, tokensPerSec: 400 } });
+  // One claim's check is held at the model, so the run is still going when the first marks land
+  // (however fast the machine), and they are shown to land before the last verdict.
+  let held: ReturnType<typeof holdReplies> | undefined;
+  const last = (req: LlmRequest) => req.stage === 'page-check' && line(req.lastUser, SECTION.claim) === NOTEBOOKS;
+  const wrap = (model: Responder): Responder => (held = holdReplies(model, last)).responder;
+  const { panel, article, url } = await startPageCheck({ context, harness, configureForHarness, sidePanel }, { latency: { firstTokenMs: 250, tokensPerSec: 400 }, wrap });
 
   const marks = new PageMarks(article);
   // While it runs: progress in the panel, and the first marks before the last verdict.
   await expect(panel.page.getByText(/\d of \d+ checked/).first()).toBeVisible();
   await expect(marks.pieces.first()).toBeAttached({ timeout: 20_000 });
+  await expect.poll(() => held?.pending()).toBe(1);
   expect(await panel.status.first().textContent()).toBe('Running');
+  held?.release();
   await expect(panel.page.getByTestId('page-web-note')).toContainText('its claims were searched on the web. Nothing from your other tabs was sent.');
   await finished(panel);
 

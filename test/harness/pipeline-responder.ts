@@ -25,7 +25,7 @@
  * their structure only (prompt-reader.ts), never by their wording.
  */
 import type { LlmRequest, Reply, Responder } from './fake-llm.ts';
-import { dataBlocks, laterItems, line, listUnder, MARK, markedNumber, positionOf, SECTION, sectionText, stageOf, standing, type DataBlock } from './prompt-reader.ts';
+import { asksStepQueries, dataBlocks, laterItems, line, listUnder, MARK, markedNumber, positionOf, SECTION, sectionText, stageOf, standing, type DataBlock } from './prompt-reader.ts';
 
 export { dataBlocks, stageOf, type DataBlock } from './prompt-reader.ts';
 
@@ -140,7 +140,9 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         return { json: { answer: typeof sc.answer === 'function' ? sc.answer(question) : (sc.answer ?? `Direct answer to: ${question}`) } };
       case 'draft': {
         const steps = typeof sc.steps === 'function' ? sc.steps(question) : (sc.steps ?? [`Think about: ${question}`]);
-        return { json: { steps: steps.map((st) => ({ step: st, query: sc.nextQuery ? sc.nextQuery('', st) : st })) } };
+        // As a model follows the prompt: a query with each step only when it is asked for one.
+        const queries = asksStepQueries(req.system);
+        return { json: { steps: steps.map((st) => ({ step: st, ...(queries ? { query: sc.nextQuery ? sc.nextQuery('', st) : st } : {}) })) } };
       }
       case 'revise':
         return { json: revise(sc, req.system, user) };

@@ -87,6 +87,11 @@ export function standing(system: string): { lastRound: boolean; lastStep: boolea
   };
 }
 
+/** Whether a draft's prompt asks for a search query with each step (lib/pipeline/draft-queries.ts). */
+export function asksStepQueries(system: string): boolean {
+  return system.includes(MARK.draftQuery);
+}
+
 /** The drafts of the later steps (or the next step alone) or later claims a call is shown. */
 export function laterItems(user: string): string[] {
   return [...listUnder(user, SECTION.laterSteps), ...listUnder(user, SECTION.nextStep), ...listUnder(user, SECTION.laterClaims)];
