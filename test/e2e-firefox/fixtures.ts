@@ -5,7 +5,8 @@
  */
 import { expect, test as base } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
-import { startHarness, type Harness } from '../harness/index.ts';
+import type { Harness } from '../harness/index.ts';
+import { harnessPerWorker } from '../e2e/harness-fixture.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
 import { launchFirefox, type LaunchedFirefox } from './launch.ts';
@@ -20,14 +21,7 @@ export interface FirefoxOptions {
 }
 
 export const test = base.extend<{ firefox: LaunchedFirefox } & FirefoxOptions, { harness: Harness }>({
-  harness: [
-    async ({}, use) => {
-      const h = await startHarness();
-      await use(h);
-      await h.close();
-    },
-    { scope: 'worker' },
-  ],
+  harness: harnessPerWorker,
   prefs: [{}, { option: true }],
   siteAccess: [true, { option: true }],
   firefox: async ({ harness, prefs, siteAccess }, use) => {

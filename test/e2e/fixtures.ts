@@ -3,7 +3,8 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
-import { startHarness, type Harness } from '../harness/index.ts';
+import type { Harness } from '../harness/index.ts';
+import { harnessPerWorker } from './harness-fixture.ts';
 import type { SettingsPatch } from '../../lib/settings/schema.ts';
 import { SETTINGS_VERSION } from '../../lib/settings/migrations.ts';
 import { Panel } from './pages/panel.ts';
@@ -46,14 +47,7 @@ export interface WorkerFixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
-  harness: [
-    async ({}, use) => {
-      const h = await startHarness();
-      await use(h);
-      await h.close();
-    },
-    { scope: 'worker' },
-  ],
+  harness: harnessPerWorker,
   grantedProfile: [
     async ({}, use) => {
       const dir = await mkdtemp(path.join(tmpdir(), 'ratify-e2e-granted-'));

@@ -10,7 +10,8 @@ import { test as base, expect, type BrowserContext } from '@playwright/test';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startHarness, type Harness } from '../harness/index.ts';
+import type { Harness } from '../harness/index.ts';
+import { harnessPerWorker } from './harness-fixture.ts';
 import { pipelineResponder } from '../harness/pipeline-responder.ts';
 import { EXTENSION_DIR, extensionIdOf, grantSiteAccess, launchWithExtension } from './launch.ts';
 import { olderBuild, type OlderBuild } from './older-build.ts';
@@ -19,14 +20,7 @@ import { pagesCached } from './page-cache.ts';
 import { Panel } from './pages/panel.ts';
 
 const test = base.extend<object, { harness: Harness; older: OlderBuild }>({
-  harness: [
-    async ({}, use) => {
-      const h = await startHarness();
-      await use(h);
-      await h.close();
-    },
-    { scope: 'worker' },
-  ],
+  harness: harnessPerWorker,
   older: [async ({}, use) => use(await olderBuild()), { scope: 'worker', timeout: 300_000 }],
 });
 
