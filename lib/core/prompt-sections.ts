@@ -28,6 +28,8 @@ export const SECTION = {
   /** The compose call's evidence, which its answer may cite. */
   citableEvidence: 'Evidence (citable)',
   earlierEvidence: 'Evidence found for the earlier steps (citable in the answer)',
+  /** The answer written beside the last step's revision: every step, as it stands. */
+  allSteps: 'Steps',
   /** An answer's parts, for the compose call (ask), each under `## heading`. */
   findings: 'Findings',
   /** A verification's checks, for the compose call (verify), one per line. */

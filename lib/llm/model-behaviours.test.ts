@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type Fault, type FakeLlm, type ModelBehaviour, type Responder } from '../../test/harness/fake-llm.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
-import { curieLibrary, llmSettings, runOnce, type RunResult, type TestWorld } from '../../test/harness/pipeline-world.ts';
+import { curieLibrary, llmSettings, notBeside, runOnce, type RunResult, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { createLlmClient } from './client';
 
 const steps = ['Marie Curie was born in 1867.'];
@@ -47,7 +47,7 @@ async function run(s: Scenario, mode: 'ask' | 'verify' = 'ask'): Promise<RunResu
   world = await start(s);
   const input = mode === 'ask' ? { text: 'When was Marie Curie born?' } : { text: 'Marie Curie was born in 1867.' };
   const r = await runOnce(world, input, curieLibrary(), { mode });
-  const requests = world.server.chatRequests().length;
+  const requests = world.server.chatRequests().filter(notBeside).length;
   const outcome = r.run.status === 'done' ? `done: ${JSON.stringify(r.run.answer ?? '')}` : `${r.run.status}: ${r.run.error?.code} — ${r.run.error?.message}`;
   console.log(`| ${s.name} (${mode}) | ${outcome.slice(0, 140)}${r.run.gate?.unreadable ? ' (gate unreadable, skipped)' : ''} | ${requests} | ${(r.ms / 1000).toFixed(1)} s |`);
   return { ...r, requests };
@@ -106,7 +106,7 @@ describe('thinking models', () => {
         // The trace shows that the model thought, and how much, never what as the answer.
         expect(Object.values(r.run.thinking ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
         expect(r.events.some((e) => e.type === 'thinking')).toBe(true);
-        expect(world.server.chatRequests()).toHaveLength(PLAIN[mode]);
+        expect(world.server.chatRequests().filter(notBeside)).toHaveLength(PLAIN[mode]);
         await world.close();
         world = undefined;
       }
@@ -127,7 +127,7 @@ describe('Ollama thinking models', () => {
     expect(gates.map((q) => (q.body as { reasoning_effort?: string }).reasoning_effort)).toEqual([undefined, 'none']);
     expect(second.run.thinking?.gate).toBeUndefined(); // Ollama did not think for it
     expect(second.run.thinking?.draft).toBeGreaterThan(0);
-    expect(world.server.chatRequests()).toHaveLength(2 * PLAIN.ask);
+    expect(world.server.chatRequests().filter(notBeside)).toHaveLength(2 * PLAIN.ask);
   });
 });
 

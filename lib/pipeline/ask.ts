@@ -7,7 +7,9 @@
  *   revise call, step n → also the final answer from T*1..n
  *
  * So n steps with one round each cost n + 1 calls after the gate (n + 2 in all), and each call
- * writes one step, so output grows linearly with n. An ambiguous question is split by the gate;
+ * writes one step, so output grows linearly with n. With "Faster answers" the answer is also
+ * written beside the last step's revision (one call more, off the critical path's tail; kept only
+ * if that step stands, ./answer-beside.ts). An ambiguous question is split by the gate;
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
 import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
@@ -20,7 +22,7 @@ import { serverLimitsParallel, speculationOff } from './speculate';
 import { LlmError } from '../llm/errors';
 import { runGate } from './ask-gate';
 import { primaryPageLibrary } from './page-source';
-import { answerMessages, draftMessages, fallbackQuery, reviseMessages } from './prompts';
+import { answerMessages, draftMessages, fallbackQuery, finalAnswerMessages, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
 import { answerStage, proseAnswer, type DraftOut, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../core/passage';
@@ -141,6 +143,15 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
         withAnswer: a.withFinal,
         page,
         catalogue,
+      }),
+    finalMessages: (a) =>
+      finalAnswerMessages({
+        question,
+        steps: [...a.before.map((s) => s.revised ?? s.draft), a.step.draft],
+        passages: a.passages,
+        earlier: a.earlier,
+        earlierFocus: a.earlierFocus,
+        page,
       }),
     async call(a, messages, partial, signal) {
       const call = <T>(spec: StageSpec<T>) =>

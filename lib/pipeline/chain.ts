@@ -91,6 +91,9 @@ export interface StepCallResult {
 
 export interface StepCaller {
   prompt(a: StepCallArgs): ChatMessage[];
+  /** The last step's final output written beside its revision, from the steps as they stand and
+   * the same evidence (./answer-beside.ts); a caller without it writes it in the revision only. */
+  finalMessages?(a: StepCallArgs): ChatMessage[];
   call(a: StepCallArgs, messages: ChatMessage[], partial: (p: StepCallPartial) => void, signal: AbortSignal): Promise<StepCallResult>;
 }
 

@@ -99,7 +99,7 @@ describe('LLM-call bound, n = 1..6', () => {
   it('speculative schedule: when every step stands, the same calls, revised in parallel', async () => {
     const kept = (n: number): PipelineScenario => ({ steps: Array.from({ length: n }, (_, i) => `Step ${i + 1} is about ${FACTS[i]}.`), facts: FACTS.slice(0, n).map((phrase, step) => ({ step, phrase })) });
     const m = await measure(kept(6), 'ask', 'Tell me about Marie Curie.', true);
-    expect(m.total).toBe(8); // gate, draft, 6 revisions: nothing discarded
+    expect(m.total).toBe(9); // gate, draft, 6 revisions and the answer beside the last: nothing discarded
     expect(m.critical).toBeLessThanOrEqual(4); // gate, draft, the front step, the rest at once
     const claims = FACTS.slice(0, 4).map((f) => ({ claim: `Claim about ${f}.`, phrase: f }));
     const v = await measure({ claims }, 'verify', claims.map((c) => c.claim).join(' '), true);

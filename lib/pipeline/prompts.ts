@@ -241,11 +241,20 @@ export function excerptAround(p: Passage, focus: string | undefined, max: number
   return `${from > 0 ? '…' : ''}${p.text.slice(from, to)}${to < p.text.length ? '…' : ''}`;
 }
 
+/** How the final answer is written, by the last step's revision or beside it. */
+const ANSWER_RULE = 'the final answer to the question, built from all the steps as they now stand: direct and concise, citing evidence ids in square brackets right after what they support, like [P1] or [P2, P3]. Cite only ids shown in this message.';
+
+/** The evidence found for the earlier steps, as the last step (and the answer) see it. */
+function earlierBlock(earlier: AliasMap | undefined, focus: Map<string, string> | undefined): string {
+  if (!earlier?.size) return '';
+  return `\n\n${SECTION.earlierEvidence}:\n${[...earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, excerptAround(p, focus?.get(id), EARLIER_CHARS), EARLIER_CHARS + 2)).join('\n')}`;
+}
+
 export function reviseMessages(x: ReviseInput): ChatMessage[] {
   const answerRule = x.withAnswer
-    ? `${MARK.lastStep} ${x.finalRound ? '' : 'Only if "sufficient" is true, '}write "answer": the final answer to the question, built from all the steps as they now stand: direct and concise, citing evidence ids in square brackets right after what they support, like [P1] or [P2, P3]. Cite only ids shown in this message.${x.finalRound ? '' : ' If "sufficient" is false, "answer" is "".'}`
+    ? `${MARK.lastStep} ${x.finalRound ? '' : 'Only if "sufficient" is true, '}write "answer": ${ANSWER_RULE}${x.finalRound ? '' : ' If "sufficient" is false, "answer" is "".'}`
     : '';
-  const earlier = x.earlier?.size ? `\n\n${SECTION.earlierEvidence}:\n${[...x.earlier.entries()].map(([id, p]) => dataBlock({ id, title: p.title, url: p.url }, excerptAround(p, x.earlierFocus?.get(id), EARLIER_CHARS), EARLIER_CHARS + 2)).join('\n')}` : '';
+  const earlier = earlierBlock(x.earlier, x.earlierFocus);
   return [
     system(
       'You revise one step of a step-by-step draft against retrieved evidence. The steps before it are fixed: do not change them.',
@@ -264,6 +273,19 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
         `${SECTION.currentStep}: ${position(x.position, x.lean ? undefined : x.total, x.round)}\n${SECTION.draft}: ${x.draft}\n` +
         (x.later.length ? `${x.lean ? SECTION.nextStep : SECTION.laterSteps}:\n${x.later.map((l, i) => `${x.position + i + 1}. ${l}`).join('\n')}\n` : '') +
         `\n${SECTION.searchQuery}: ${x.query}\n\n${SECTION.evidence}:\n${passageBlocks(x.passages)}${earlier}${pageBlock(x.page, 'The page the user is reading (context only)')}${catalogueBlock(x.catalogue)}`,
+    },
+  ];
+}
+
+/** The final answer written beside the last step's revision (step.ts, "Faster answers"): the
+ * same steps and evidence the revision's answer is written from, the last step as drafted (the
+ * answer is kept only if that step stands). */
+export function finalAnswerMessages(x: { question: string; steps: string[]; passages: AliasMap; earlier: AliasMap; earlierFocus: Map<string, string>; page?: PageContext }): ChatMessage[] {
+  return [
+    system(`Write "answer": ${ANSWER_RULE}`),
+    {
+      role: 'user',
+      content: `${SECTION.question}: ${x.question}\n\n${SECTION.allSteps}:\n${numbered(x.steps)}\n\n${SECTION.evidence}:\n${passageBlocks(x.passages)}${earlierBlock(x.earlier, x.earlierFocus)}${pageBlock(x.page, 'The page the user is reading (context only)')}`,
     },
   ];
 }

@@ -40,8 +40,10 @@ function contextModel(changed: boolean[], rounds: number[]) {
   return async (req: LlmRequest): Promise<Reply> => {
     // Replies arrive in a shuffled order.
     await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 25)));
-    if (req.stage !== 'revise') return base(req);
     const user = req.lastUser;
+    // The answer beside the last step: stamped, like the revision's, with the steps it was written from.
+    if (req.stage === 'final-answer') return { json: { answer: `Answer <${h(listUnder(user, SECTION.allSteps).join('|'))}> [P1]` } };
+    if (req.stage !== 'revise') return base(req);
     // "Current step: 2 of 6", or "Current step: 2" in a lean prompt (it shows the next step alone).
     const pos = positionOf(user, SECTION.currentStep);
     const i = (pos?.at ?? NaN) - 1;

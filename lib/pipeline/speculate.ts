@@ -21,6 +21,9 @@
  * only if its prompt equals the one the whole draft gives (the front's included; only those that
  * assumed earlier steps stand are said to be speculative in the trace).
  *
+ * The last step's first round also has its answer written beside it, assuming the step stands
+ * (./answer-beside.ts): kept only if the step's revision says so, else the revision's own answer.
+ *
  * A server that answers one request at a time (parallel requests queue) or rate-limits them turns
  * speculation off for the rest of the worker's life. */
 import { LlmError } from '../llm/errors';

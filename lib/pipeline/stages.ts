@@ -271,7 +271,7 @@ export type CheckOut = z.output<typeof checkFinalStage>;
 
 /** Stable stage names, sent as response_format.json_schema.name (and as the usage stage): the
  * fake LLM server's byStage() and the scripted responders key on these. */
-export type StageName = 'gate' | 'searches' | 'claims' | 'answer' | 'draft' | 'revise' | 'check' | 'compose' | 'page-claims' | 'page-check';
+export type StageName = 'gate' | 'searches' | 'claims' | 'answer' | 'draft' | 'revise' | 'final-answer' | 'check' | 'compose' | 'page-claims' | 'page-check';
 
 /** What LlmClient.json needs for a stage: its name, JSON schema and parser. */
 export interface StageSpec<T> {

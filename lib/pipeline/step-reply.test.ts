@@ -4,7 +4,7 @@ import type { Chain, StepCallArgs, StepCallResult, StepSettled } from './chain';
 import type { Ctx } from './context';
 import { ReplyStream, type RevisingStep, type StepHooks } from './step-reply';
 import { settle, type Committed, type StopReason } from './step-settle';
-import { MarkerStream } from './sources';
+import { AnswerShow } from './answer-beside';
 import type { Passage } from '../core/passage';
 import type { RunEvent, StepState } from '../core/run';
 
@@ -108,7 +108,7 @@ describe('ReplyStream: one round of a step reply as it streams', () => {
 
   it('the last step streams its answer with source numbers once it is final, flushing the rest at the end', () => {
     const { step, events } = revising();
-    const s = new ReplyStream(step, { args: args({ finalRound: true }), round: 1, given: P, markers: new MarkerStream(ALIASES) });
+    const s = new ReplyStream(step, { args: args({ finalRound: true }), round: 1, given: P, answer: new AnswerShow(step.ctx, ALIASES, 'revision') });
     s.onPartial({ final: 'Paris [P' });
     s.onPartial({ final: 'Paris [P2] and' });
     s.end(result({ final: 'Paris [P2] and' }));

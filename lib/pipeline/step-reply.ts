@@ -8,7 +8,7 @@ import { backedVerdict } from '../core/verdicts';
 import { validateCitations, type AliasMap } from './citations';
 import type { StepCallArgs, StepCallPartial, StepCallResult, StepSettled } from './chain';
 import type { Ctx } from './context';
-import type { MarkerStream } from './sources';
+import type { AnswerBeside, AnswerShow, AnswerWriter } from './answer-beside';
 import type { Committed, StopReason } from './step-settle';
 
 export interface StepHooks {
@@ -42,8 +42,10 @@ export interface ReplyRound {
   round: number;
   /** The passages the prompt gives. */
   given: Passage[];
-  /** The last step's answer, streamed with its [n] markers resolved. */
-  markers?: MarkerStream;
+  /** The last step's answer as the reader sees it (streamed with its [n] markers resolved). */
+  answer?: AnswerShow;
+  /** The answer written beside this revision (./answer-beside.ts). */
+  beside?: AnswerBeside;
 }
 
 export class ReplyStream {
@@ -52,32 +54,45 @@ export class ReplyStream {
   /** How many of the later steps' queries have been prefetched. */
   private prefetched = 0;
   private readonly revision = new DeltaTracker();
-  private readonly final = new DeltaTracker();
+  /** Everything the step is committed on, once streamed. */
+  settled: StepSettled | undefined;
+  ended = false;
 
   constructor(
     private readonly step: RevisingStep,
     private readonly r: ReplyRound,
   ) {}
 
+  /** The answer written beside this revision, sent once the revision has been. */
+  attach(beside: AnswerBeside): AnswerBeside {
+    this.r.beside = beside;
+    return beside;
+  }
+
   /** What the reply has said so far (called again as it grows). */
   onPartial(p: StepCallPartial): void {
+    if (p.settled) this.settled = p.settled;
     this.sayKept(p);
     this.showVerdict(p);
     this.streamRevision(p);
     const whole = this.prefetchQueries(p);
     this.sayReady(p, whole);
     this.commitEarly(p);
+    this.decideBeside(p);
     this.streamAnswer(p);
   }
 
-  /** The reply has ended: what it did not say while streaming is said now. */
-  end(out: StepCallResult): void {
+  /** The reply has ended (or was cut once the answer beside it won, `answer` says whose answer
+   * stands): what it did not say while streaming is said now. */
+  end(out: StepCallResult, answer: AnswerWriter = 'revision'): void {
+    if (this.ended) return;
+    this.ended = true;
     const { hooks, ctx, index } = this.step;
     if (!this.keptSaid) hooks.onKept?.(out.kept);
     const changedTo = !out.kept && out.revised;
     if (this.r.round === 1 && (changedTo || this.r.args.rewriteLater)) hooks.onReady?.({ revised: changedTo || this.step.draft, queries: out.nextQueries, complete: true });
-    const f = this.r.markers?.flush();
-    if (f) ctx.emit({ type: 'answer-delta', text: f });
+    if (answer === 'revision') this.r.beside?.drop();
+    this.r.answer?.finish(answer);
     if (!this.step.early) ctx.emit({ type: 'passages', index, round: this.r.round, passages: this.r.given, sufficient: out.sufficient });
   }
 
@@ -125,9 +140,18 @@ export class ReplyStream {
     this.step.early = this.step.commit(p.settled, this.r.args.passages, p.settled.sufficient ? 'sufficient' : 'max-rounds');
   }
 
+  /** The answer beside is valid once the step stands with evidence enough; if it changed, or
+   * wants another round, the revision's answer is the one. */
+  private decideBeside(p: StepCallPartial): void {
+    const b = this.r.beside;
+    if (!b || b.decided) return;
+    if (p.kept === false) return b.drop();
+    if (!p.settled) return;
+    if (p.settled.kept && (p.settled.sufficient || this.r.args.finalRound)) b.confirm();
+    else b.drop();
+  }
+
   private streamAnswer(p: StepCallPartial): void {
-    if (!this.r.markers || !(this.r.args.finalRound || p.sufficient === true)) return;
-    const f = this.r.markers.push(this.final.next(p.final));
-    if (f) this.step.ctx.emit({ type: 'answer-delta', text: f });
+    if (this.r.args.finalRound || p.sufficient === true) this.r.answer?.write('revision', p.final);
   }
 }

@@ -10,7 +10,8 @@ import { isLastStep, type Chain, type FinalOutput, type StepCallArgs, type StepC
 import { isDone, type Ctx } from './context';
 import { fallbackQuery } from './prompts';
 import { refine } from './refine';
-import { MarkerStream } from './sources';
+import { AnswerBeside, AnswerShow } from './answer-beside';
+import { speculationOff } from './speculation-policy';
 import { ReplyStream, type RevisingStep, type StepHooks } from './step-reply';
 import { settle, type Committed, type StopReason } from './step-settle';
 import type { StepState } from '../core/run';
@@ -221,19 +222,62 @@ class StepRevision implements RevisingStep {
     const { ctx, chain, index } = this;
     const messages = chain.caller.prompt(args);
     if (round === 1) this.hooks.onPrompt?.(promptKey(messages));
-    const markers = chain.streamFinal && this.isLast ? new MarkerStream(new Map([...args.passages, ...args.earlier])) : undefined;
+    const besideMessages = round === 1 && this.answersBeside() ? chain.caller.finalMessages?.(args) : undefined;
+    const answer = chain.streamFinal && this.isLast ? new AnswerShow(ctx, new Map([...args.passages, ...args.earlier]), besideMessages ? undefined : 'revision') : undefined;
     if (round > 1) ctx.emit({ type: 'step-started', index }); // clears the previous round's streamed text
-    if (markers && ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
+    if (answer && ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
     this.early = undefined;
-    const stream = new ReplyStream(this, { args, round, given, markers });
-    let out: StepCallResult;
+    const stream = new ReplyStream(this, { args, round, given, answer });
     try {
-      out = await chain.caller.call(args, messages, (p) => stream.onPartial(p), ctx.signal);
+      return besideMessages && answer ? await this.withAnswerBeside(args, messages, stream, besideMessages, answer) : await this.replied(args, messages, stream, ctx.signal);
     } catch (err) {
       throw withStepStage(err, chain, this.pos);
     }
+  }
+
+  /** The last step's first round writes its answer beside the revision when requests may run in
+   * parallel (./answer-beside.ts). */
+  private answersBeside(): boolean {
+    return this.isLast && this.chain.streamFinal && this.chain.pipelined && !!this.chain.caller.finalMessages && !speculationOff(this.ctx);
+  }
+
+  private async replied(args: StepCallArgs, messages: ChatMessage[], stream: ReplyStream, signal: AbortSignal): Promise<StepCallResult> {
+    const out = await this.chain.caller.call(args, messages, (p) => stream.onPartial(p), signal);
     stream.end(out);
     return out;
+  }
+
+  /** The revision, and the answer written beside it; the revision is cut short once that answer
+   * has won (it has then said all the step rests on). */
+  private async withAnswerBeside(args: StepCallArgs, messages: ChatMessage[], stream: ReplyStream, besideMessages: ChatMessage[], answer: AnswerShow): Promise<StepCallResult> {
+    const { ctx } = this;
+    const ctrl = new AbortController();
+    const onAbort = () => ctrl.abort();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const revising = this.replied(args, messages, stream, ctrl.signal);
+    // Sent after the revision, so the server sees the step's request first.
+    const beside = stream.attach(new AnswerBeside(ctx, besideMessages, answer));
+    // Settles when the revision does, either way: a failure is the step's, thrown where it is
+    // awaited below (or moot once the answer beside has won and the revision was stopped).
+    const revised = revising.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      const won = await Promise.race([revised, beside.answer]);
+      const settled = stream.settled;
+      if (won === undefined || !settled || stream.ended || ctx.signal.aborted) return await revising;
+      ctrl.abort();
+      const out: StepCallResult = { ...settled, nextQueries: [], final: won };
+      stream.end(out, 'beside');
+      return out;
+    } finally {
+      // Whatever ended the race without the answer beside (the revision first, or failing) ends it.
+      if (!beside.won) beside.drop();
+      ctx.signal.removeEventListener('abort', onAbort);
+      // No call of the step outlives it.
+      await Promise.all([beside.ended, revised]);
+    }
   }
 
   /** Commits the step from its best reply (unchanged, with a note, if no round found evidence),

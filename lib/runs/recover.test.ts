@@ -4,7 +4,7 @@
  * calls hang; the new worker is a second manager over a copy of the stored checkpoint. Real
  * pipeline, real client, fake server, real store. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { curieLibrary, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
+import { curieLibrary, notBeside, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { pipelineResponder, type PipelineScenario } from '../../test/harness/pipeline-responder.ts';
 import type { LlmRequest, Reply } from '../../test/harness/fake-llm.ts';
 import { RatifyDb } from '../store/db';
@@ -64,7 +64,7 @@ async function restartAt(sc: PipelineScenario, mode: RunMode, text: string, dies
     if (u.type === 'event' && u.event.type === 'draft') atDraft.push(panel.run(run.id)?.draftText);
   });
   await fresh.settled(run.id);
-  const after = world.server.chatRequests().slice(before);
+  const after = world.server.chatRequests().slice(before).filter(notBeside);
   return { checkpoint, recovered, panel: () => panel.run(run.id), atDraft, after, done: (await store.get(run.id)) as Run };
 }
 

@@ -3,7 +3,7 @@
  * applied to the snapshot it was given, show each text once and no citation that points nowhere.
  * Real pipeline, real client, fake server, real store. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { curieLibrary, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
+import { curieLibrary, notBeside, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { pipelineResponder, type PipelineScenario } from '../../test/harness/pipeline-responder.ts';
 import type { Reply } from '../../test/harness/fake-llm.ts';
 import { RatifyDb } from '../store/db';
@@ -49,7 +49,7 @@ function follow(manager: RunManager, id: string): { run(): Run | undefined; read
 }
 
 const isStep = (req: { lastUser: string }, i: number) => new RegExp(`^Current step: ${i} of`, 'm').test(req.lastUser);
-const stagesSince = (w: TestWorld, from: number) => w.server.chatRequests().slice(from).map((r) => r.stage);
+const stagesSince = (w: TestWorld, from: number) => w.server.chatRequests().slice(from).filter(notBeside).map((r) => r.stage);
 
 describe('Retry', () => {
   it('after a failure at step 4 continues there: no gate, draft or steps 1–3 are asked again', async () => {
@@ -73,7 +73,7 @@ describe('Retry', () => {
     const panel = follow(manager, first.id);
     await manager.settled(first.id);
     expect(stagesSince(world, before)).toEqual(['revise']);
-    expect(world.server.chatRequests().slice(before).every((r) => isStep({ lastUser: (r.body as { messages: { content: string }[] }).messages.at(-1)?.content ?? '' }, 4))).toBe(true);
+    expect(world.server.chatRequests().slice(before).filter(notBeside).every((r) => isStep({ lastUser: (r.body as { messages: { content: string }[] }).messages.at(-1)?.content ?? '' }, 4))).toBe(true);
     const done = (await store.get(first.id)) as Run;
     expect(done.status).toBe('done');
     expect(done.error).toBeUndefined();

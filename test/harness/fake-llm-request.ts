@@ -1,4 +1,5 @@
 /** Reading a chat request the way OpenAI-compatible servers do. */
+import { MARK } from '../../lib/core/prompt-sections.ts';
 
 export function isExtensionOrigin(origin: string | undefined): boolean {
   return !!origin && (origin.startsWith('chrome-extension://') || origin.startsWith('moz-extension://'));
@@ -19,9 +20,20 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** The pipeline stage a request is for: its json_schema's name, or, for an endpoint that takes no
+ * json_schema (prompt mode), the schema named in its system message. */
 export function stageOf(body: unknown): string | undefined {
-  if (!isRecord(body) || !isRecord(body.response_format)) return undefined;
-  const rf = body.response_format;
-  return rf.type === 'json_schema' && isRecord(rf.json_schema) && typeof rf.json_schema.name === 'string' ? rf.json_schema.name : undefined;
+  if (!isRecord(body)) return undefined;
+  const rf = isRecord(body.response_format) ? body.response_format : undefined;
+  if (rf?.type === 'json_schema' && isRecord(rf.json_schema) && typeof rf.json_schema.name === 'string') return rf.json_schema.name;
+  const system = Array.isArray(body.messages) ? body.messages.find((m): m is Record<string, unknown> => isRecord(m) && m.role === 'system') : undefined;
+  return schemaNamed(contentText(system?.content));
+}
+
+/** The schema a system message names (prompt mode: MARK.schema). */
+export function schemaNamed(system: string): string | undefined {
+  const [before = '', after = ''] = MARK.schema('\u0000').split('\u0000');
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`${escape(before)}([\\w-]+)${escape(after)}`).exec(system)?.[1];
 }
 

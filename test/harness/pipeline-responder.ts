@@ -1,6 +1,6 @@
 /**
  * A scripted "model" for Ratify's pipeline: answers every pipeline stage (gate, searches, answer, draft,
- * revise, claims, check, compose, page-claims, page-check — the response_format.json_schema.name of each call, see
+ * revise, final-answer, claims, check, compose, page-claims, page-check — the response_format.json_schema.name of each call, see
  * lib/pipeline/stages.ts) from a small scenario, reading the prompt the way a real model would:
  * it finds the current step, the evidence blocks and their ids (`<<<DATA id="P2" …>>>`) in the
  * prompt text, and cites the passage whose text contains a phrase you name.
@@ -170,6 +170,14 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         const claim = line(user, SECTION.claim) ?? '';
         if (sufficient || last) return { json: { ...out, retryQuery: '' } };
         return { json: { citations: [], verdict: 'unverifiable', corrected: claim, explanation: 'The evidence so far does not settle it.', retryQuery: sc.claims?.find((x) => x.claim === claim)?.phrase ?? claim } };
+      }
+      case 'final-answer': {
+        // The answer beside the last step's revision: as the revision would write it, from the
+        // steps shown, citing the evidence that holds one of their facts.
+        const all = blocks.filter((b) => b.attrs.id);
+        const ids = [...new Set((sc.facts ?? []).flatMap((f) => find(all, f.phrase)?.id ?? []))];
+        const body = sc.finalAnswer ?? listUnder(user, SECTION.allSteps).join(' ');
+        return { json: { answer: `${body}${ids.length ? ` [${ids.join(', ')}]` : ''}` } };
       }
       case 'compose': {
         const ids = blocks.filter((b) => b.attrs.id).map((b) => b.attrs.id);

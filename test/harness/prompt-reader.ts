@@ -6,6 +6,7 @@
  * prompt reworded in the product is still read.
  */
 import { MARK, POSITION, SECTION } from '../../lib/core/prompt-sections.ts';
+import { schemaNamed } from './fake-llm-request.ts';
 
 export { MARK, SECTION };
 
@@ -72,9 +73,7 @@ export function markedNumber(text: string, marker: (n: string) => string): numbe
 /** The stage a request's reply is for: the json_schema name, or (prompt-only fallback) the
  * schema the system message names. */
 export function stageOf(req: { stage?: string; system: string }): string | undefined {
-  if (req.stage) return req.stage;
-  const [before = '', after = ''] = MARK.schema('\u0000').split('\u0000');
-  return new RegExp(`${escape(before)}([\\w-]+)${escape(after)}`).exec(req.system)?.[1];
+  return req.stage ?? schemaNamed(req.system);
 }
 
 /** Where a revision or a check stands, from its system message and prompt. */
