@@ -198,9 +198,10 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
   const k = Math.max(1, ctx.settings.passagesPerStep);
   const feed = chain.feed;
   let fetched = 0;
+  // Steps as objects with their queries, or as plain strings (a draft without queries).
   const items = (p: unknown): { step?: unknown; query?: unknown }[] => {
     const steps = (p as Record<string, unknown> | undefined)?.steps;
-    return Array.isArray(steps) ? steps.filter((s): s is Record<string, unknown> => !!s && typeof s === 'object') : [];
+    return Array.isArray(steps) ? steps.flatMap((s) => (typeof s === 'string' ? [{ step: s }] : s && typeof s === 'object' ? [s as Record<string, unknown>] : [])) : [];
   };
   // Read as the validated reply reads them: trimmed, a missing query made from the step's words.
   const textOf = (s: { step?: unknown } | undefined) => (typeof s?.step === 'string' ? s.step.trim() : '');

@@ -46,7 +46,8 @@ describe('the draft writes a query with each step only where the query does what
     const tabs = await draftOf(curieLibrary());
     expect(tabs.run.status).toBe('done');
     expect(tabs.system).not.toContain(MARK.draftQuery);
-    expect(tabs.schema).toContain('"step"');
+    // The steps as plain strings: no query, and no object around each step.
+    expect(tabs.schema).toContain('"steps":{"type":"array","items":{"type":"string"}}');
     expect(tabs.schema).not.toContain('"query"');
     expect(tabs.run.steps.map((s) => s.queries[0]?.query)).toEqual(STEPS.map((s) => fallbackQuery(s, Q.text)));
     expect(tabs.run.steps.every((s) => s.citations.length > 0)).toBe(true);

@@ -164,7 +164,7 @@ export function answerMessages(question: string, page: PageContext | undefined):
 export function draftMessages(question: string, page: PageContext | undefined, maxSteps: number, context?: string, catalogue?: CatalogueEntry[], turns?: ThreadTurn[]): ChatMessage[] {
   return [
     system(
-      `Think step by step about how to answer the question, and write your thoughts as a short chain of at most ${maxSteps} steps in "steps". Each "step" is one or two sentences that state a fact, a sub-result or a reasoning move concretely enough to be checked against sources (names, dates, figures). Use as few steps as the question needs; the last step should reach the answer.`,
+      `Think step by step about how to answer the question, and write your thoughts as a short chain of at most ${maxSteps} steps in "steps". Each step is one or two sentences that state a fact, a sub-result or a reasoning move concretely enough to be checked against sources (names, dates, figures). Use as few steps as the question needs; the last step should reach the answer.`,
       catalogue ? `${MARK.draftQuery}: a short, specific web search query (key names and terms, no filler) for checking that step.` : '',
       queryLanguageRule(catalogue),
     ),

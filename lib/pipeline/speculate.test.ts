@@ -214,9 +214,10 @@ describe('revision while the draft streams', () => {
       const reply = await model(req);
       if (req.stage !== 'draft' || drafts++ > 0 || !('json' in reply)) return reply;
       // The first attempt writes another step 2, and is cut off in step 4 (the client retries).
-      const first = reply.json as { steps: { step: string; query?: string }[] };
-      const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? { ...s, step: 'Step 2 concerns chalk.' } : s)) });
-      return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[4]?.step as string) + 3 } };
+      // (Steps as plain strings: the draft writes no queries here, draft-queries.ts.)
+      const first = reply.json as { steps: string[] };
+      const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? 'Step 2 concerns chalk.' : s)) });
+      return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[4] as string) + 3 } };
     };
     const seq = await run(changed, Array<number>(N).fill(1), false);
     const spec = await run(changed, Array<number>(N).fill(1), true, { model: cutOff });

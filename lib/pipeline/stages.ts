@@ -141,9 +141,11 @@ export const draftStage = z.preprocess(
   z.object({ steps: z.array(z.object({ step: text, query: text })).refine((s) => s.length > 0, 'steps is empty') }),
 );
 
-/** The draft's schema as sent when it writes no queries (draft-queries.ts); read with draftStage,
- * which gives each step an empty query (the step's own words are then its query). */
-export const draftStepsOnly = z.object({ steps: z.array(z.object({ step: text })) });
+/** The draft's schema as sent when it writes no queries (draft-queries.ts): the steps as plain
+ * strings, since an object around each would be output tokens on the critical path for nothing
+ * (about 4 per step); read with draftStage, which gives each step an empty query (the step's own
+ * words are then its query). */
+export const draftStepsOnly = z.object({ steps: z.array(text) });
 
 /** `nextQuery` (one query, older replies) counts as the next step's; `retryQuery` falls back to
  * it when the step asked for another round. */

@@ -127,7 +127,7 @@ export function gullibleResponder(sc: PipelineScenario = {}): Gullible {
         json.query = query;
         break;
       case 'draft':
-        if (Array.isArray(json.steps)) json.steps = json.steps.map((s) => ({ ...(s as object), query }));
+        if (Array.isArray(json.steps)) json.steps = json.steps.map((s) => (typeof s === 'string' ? { step: s, query } : { ...(s as object), query }));
         break;
       case 'revise':
       case 'check': {

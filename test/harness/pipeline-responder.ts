@@ -142,7 +142,8 @@ export function pipelineResponder(sc: PipelineScenario = {}): Responder {
         const steps = typeof sc.steps === 'function' ? sc.steps(question) : (sc.steps ?? [`Think about: ${question}`]);
         // As a model follows the prompt: a query with each step only when it is asked for one.
         const queries = asksStepQueries(req.system);
-        return { json: { steps: steps.map((st) => ({ step: st, ...(queries ? { query: sc.nextQuery ? sc.nextQuery('', st) : st } : {}) })) } };
+        // Without queries the schema asks for the steps as plain strings.
+        return { json: { steps: queries ? steps.map((st) => ({ step: st, query: sc.nextQuery ? sc.nextQuery('', st) : st })) : steps } };
       }
       case 'revise':
         return { json: revise(sc, req.system, user) };
