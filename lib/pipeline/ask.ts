@@ -169,15 +169,16 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
               kept: typeof o.kept === 'boolean' ? o.kept : undefined,
               revised: str(o.revised),
               nextQueries: strs(o.nextQueries),
-              // The queries are the last field but the answer.
-              queriesDone: 'answer' in o,
+              // The revision is complete once the queries have started; they, once the citations have.
+              ...('nextQueries' in o ? { revisedText: stripMarkers(str(o.revised)?.trim() ?? '') } : {}),
+              queriesDone: 'citations' in o,
               final: str(o.answer),
               sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined,
               ...(settled ? { settled: settledStep(settled) } : {}),
             });
           },
         });
-      const out = a.withFinal ? await call(stage('revise', reviseFinalStage)) : { ...(await call(stage('revise', reviseStage))), answer: '' };
+      const out = a.withFinal ? { ...(await call(stage('revise', reviseFinalStage))), nextQueries: [] } : { ...(await call(stage('revise', reviseStage))), answer: '' };
       return { ...settledStep(out), nextQueries: out.nextQueries, final: out.answer };
     },
   };

@@ -61,10 +61,12 @@ export interface StepCallPartial {
   nextQueries?: string[];
   /** The model has written all of nextQueries. */
   queriesDone?: boolean;
+  /** The revised text, once complete (a revision writes the later queries right after it). */
+  revisedText?: string;
   final?: string;
   sufficient?: boolean;
-  /** Everything the step is committed on, once the model has written it all (before the later
-   * steps' queries and the final output). */
+  /** Everything the step is committed on, once the model has written it all (before the final
+   * output; a check, also before the later claims' queries). */
   settled?: StepSettled;
   /** The verdict and the citations it rests on, once both have streamed (before the correction). */
   verdict?: { verdict: Verdict; citations: CitedSpan[] };
@@ -155,9 +157,10 @@ export async function runChain(ctx: Ctx, chain: Chain): Promise<FinalOutput | un
   return final;
 }
 
-/** Resumed after a step was committed but before it had written the later steps' queries: its
- * revision stands (asking the model for it again would cost a call), and each later step's query
- * is made in code from its draft and the revised step, so it still follows the change. */
+/** Resumed after a step was committed but before it had written the later steps' queries (a
+ * check writes them last; a revision saved by an earlier version did too): its revision stands
+ * (asking the model for it again would cost a call), and each later step's query is made in code
+ * from its draft and the revised step, so it still follows the change. */
 function resumeQueries(ctx: Ctx, chain: Chain): void {
   const steps = stepsOfPart(ctx.run(), chain.part);
   steps.forEach((s, pos) => {

@@ -259,9 +259,10 @@ export function reviseMessages(x: ReviseInput): ChatMessage[] {
     system(
       'You revise one step of a step-by-step draft against retrieved evidence. The steps before it are fixed: do not change them.',
       '"kept": true if the evidence confirms the step or says nothing against it, so it stands as drafted; then "revised" is "". Otherwise "kept" is false and "revised" is the step rewritten to agree with the evidence: correct what the evidence contradicts, make vague parts specific, drop what is unsupported and doubtful. Write only this step, without citation markers.',
+      // The last step has no later steps (and no "nextQueries" in its schema).
+      x.withAnswer ? '' : laterQueriesRule(x),
       '"citations": the evidence you relied on, each with its id (P1, P2, …) and "quote", a short span (at most 25 words) copied exactly from that passage. Cite nothing when the evidence did not help.',
       roundRule(x.finalRound, 'step'),
-      laterQueriesRule(x),
       answerRule,
       queryLanguageRule(x.catalogue),
     ),

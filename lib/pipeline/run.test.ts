@@ -21,7 +21,7 @@ const Q = { text: 'Tell me about Marie Curie.' };
 
 /** A run's first life, sequential, checkpointed at step-done and next-queries as the worker
  * does, until `dies(event)`: the last checkpoint. */
-async function firstLife(w: TestWorld, dies: (ev: RunEvent) => boolean): Promise<Run | undefined> {
+async function firstLife(w: TestWorld, dies: (ev: RunEvent) => boolean, saves: (ev: RunEvent) => boolean = (ev) => ev.type === 'step-done' || ev.type === 'next-queries'): Promise<Run | undefined> {
   let checkpoint: Run | undefined;
   let live = newRun('r1', 'ask', Q, 0);
   const ctrl = new AbortController();
@@ -33,7 +33,7 @@ async function firstLife(w: TestWorld, dies: (ev: RunEvent) => boolean): Promise
     signal: ctrl.signal,
     emit: (ev: RunEvent) => {
       live = applyEvent(live, ev);
-      if (ev.type === 'step-done' || ev.type === 'next-queries') checkpoint = structuredClone(live);
+      if (saves(ev)) checkpoint = structuredClone(live);
       if (dies(ev)) ctrl.abort();
     },
   });
@@ -154,10 +154,18 @@ describe('executeRun', () => {
     expect(done.usage?.calls).toBe(5); // 3 before the restart + 2 after
   });
 
-  it('a step committed but cut off before its queries for the later steps is not asked again on resume; the later steps’ queries follow its revision', async () => {
+  it('a changed step is committed with its queries for the later steps', async () => {
     world = await startWorld({ steps, facts });
-    // "Die" the moment step 1 is committed, before its reply has written step 2's query.
-    const checkpoint = await firstLife(world, (ev) => ev.type === 'step-done' && ev.index === 0);
+    const r = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
+    const at = r.events.findIndex((ev) => ev.type === 'step-done' && ev.index === 0);
+    expect(r.events[at + 1]).toMatchObject({ type: 'next-queries', index: 0 });
+  });
+
+  it('a step saved as committed before its queries for the later steps is not asked again on resume; the later steps’ queries follow its revision', async () => {
+    world = await startWorld({ steps, facts });
+    // A run saved by an earlier version, whose revisions wrote those queries last: step 1 saved
+    // as committed, step 2's query not written yet (the worker "died" in between).
+    const checkpoint = await firstLife(world, (ev) => ev.type === 'step-done' && ev.index === 0, (ev) => ev.type === 'step-done');
     expect(checkpoint?.steps[0]).toMatchObject({ status: 'revised', queriesPending: true });
     expect(checkpoint?.steps[1]?.queries[0]?.query).not.toContain('Warsaw'); // still the draft's
     const before = world.server.chatRequests().length;

@@ -160,21 +160,22 @@ function withQueryFields(v: unknown): unknown {
 }
 
 /** Field order is the order the model writes them: `kept` first, so a caller knows within a few
- * tokens whether the step stands (speculative revision schedules on it); then the revision, its
- * citations and the sufficiency judgement (with a query for another round), which is all the step
- * needs to be committed; last, only if the step changed, fresh queries for the later steps, which
- * the next step needs and the committed one does not. */
+ * tokens whether the step stands (speculative revision schedules on it); then the revision and,
+ * only if the step changed, fresh queries for the later steps: all the later steps need to start
+ * again from the change, so they do not wait for what follows; last the citations and the
+ * sufficiency judgement (with a query for another round), which the step is committed on. */
 const reviseBase = {
   kept: flag(false),
   revised: text,
+  nextQueries: queryList,
   citations,
   sufficient: flag(true),
   retryQuery: text,
-  nextQueries: queryList,
 };
 export const reviseStage = z.preprocess(withQueryFields, z.object(reviseBase));
-/** The last step also writes the answer. */
-export const reviseFinalStage = z.preprocess(withQueryFields, z.object({ ...reviseBase, answer: text }));
+/** The last step has no later steps to write queries for, and also writes the answer. */
+const { nextQueries: _none, ...lastBase } = reviseBase;
+export const reviseFinalStage = z.preprocess(withQueryFields, z.object({ ...lastBase, answer: text }));
 
 const checkBase = {
   verdict: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(VERDICTS)),
@@ -203,8 +204,9 @@ const checkSettled = z.preprocess(withQueryFields, z.object(checkBase).omit({ ne
 function settledOf<T>(schema: z.ZodType<T>, keys: string[]) {
   return (partial: unknown): T | undefined => {
     if (!partial || typeof partial !== 'object' || Array.isArray(partial)) return undefined;
+    // Complete once the model has moved on past the last of them (a value still streams until then).
     const written = Object.keys(partial);
-    if (!keys.every((k) => written.includes(k)) || !written.some((k) => !keys.includes(k))) return undefined;
+    if (!keys.every((k) => written.includes(k)) || !written.slice(Math.max(...keys.map((k) => written.indexOf(k))) + 1).length) return undefined;
     const r = schema.safeParse(partial);
     return r.success ? r.data : undefined;
   };

@@ -125,15 +125,18 @@ export class ReplyStream {
     return whole;
   }
 
-  /** The revised text is complete once the queries have started. */
+  /** The later steps' queries as they stream, with the text they follow: a revision's complete
+   * once its queries have started, a check's once it is settled. */
   private sayReady(p: StepCallPartial, whole: string[]): void {
-    if (this.r.round === 1 && (p.kept === false || this.r.args.rewriteLater) && p.nextQueries !== undefined && p.settled && (p.settled.revised || p.kept)) {
-      this.step.hooks.onReady?.({ revised: p.settled.revised || this.step.draft, queries: whole, complete: !!p.queriesDone });
-    }
+    if (this.r.round !== 1 || !(p.kept === false || this.r.args.rewriteLater) || p.nextQueries === undefined) return;
+    const revised = p.revisedText ?? p.settled?.revised;
+    if (revised === undefined || !(revised || p.kept)) return;
+    this.step.hooks.onReady?.({ revised: revised || this.step.draft, queries: whole, complete: !!p.queriesDone });
   }
 
-  /** Committed as soon as everything it rests on has streamed, before the later steps' queries:
-   * the step is shown done while they are written. */
+  /** Committed as soon as everything it rests on has streamed, before what the reply writes after
+   * it (the last step's answer; a check's queries for the later claims): the step is shown done
+   * while that is written. */
   private commitEarly(p: StepCallPartial): void {
     if (this.step.early || !p.settled || !(p.settled.sufficient || this.r.args.finalRound)) return;
     this.step.ctx.emit({ type: 'passages', index: this.step.index, round: this.r.round, passages: this.r.given, sufficient: p.settled.sufficient });

@@ -125,13 +125,17 @@ describe('after the worker restarts', () => {
         sc,
         mode,
         text,
-        // The worker dies after step 1 is committed, while it writes the later steps' queries.
-        (req, scripted) => {
-          if (stepOf(req) !== 1 || !('json' in scripted)) return undefined;
-          const content = JSON.stringify(scripted.json);
-          return { fault: { kind: 'stall', afterChars: content.indexOf('"nextQueries"') + 18, content } };
-        },
-        (stored) => stored.steps[0]?.status === 'revised' && stored.steps[0].queriesPending === true,
+        // The worker dies after step 1 is committed. A check writes the later claims' queries
+        // last, and dies while it does; a revision writes them before it is committed (with them),
+        // so the worker dies while step 2 is being revised.
+        mode === 'verify'
+          ? (req, scripted) => {
+              if (stepOf(req) !== 1 || !('json' in scripted)) return undefined;
+              const content = JSON.stringify(scripted.json);
+              return { fault: { kind: 'stall', afterChars: content.indexOf('"nextQueries"') + 18, content } };
+            }
+          : (req, scripted) => (stepOf(req) === 2 && 'json' in scripted ? { fault: { kind: 'stall', afterChars: 5, content: JSON.stringify(scripted.json) } } : undefined),
+        (stored) => stored.steps[0]?.status === 'revised' && stored.steps[0].queriesPending === (mode === 'verify' ? true : undefined),
       );
       expect(r.checkpoint.steps[0]?.revised).toBe('Marie Curie was born in Warsaw in 1867.');
       expect(r.after.map(stepOf).sort()).toEqual([2, 3]);

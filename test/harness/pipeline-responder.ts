@@ -236,6 +236,8 @@ function revise(sc: PipelineScenario, system: string, user: string) {
   const retryQuery = forNext ? '' : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
   const out: Record<string, unknown> = { kept, revised: kept ? '' : revised, citations, sufficient, retryQuery, nextQueries };
   if (marks.lastStep) {
+    // No later steps: the last step's schema has no queries for them.
+    delete out.nextQueries;
     const before = listUnder(user, SECTION.stepsSoFar);
     // In the answer, cite the evidence found for earlier steps that holds one of their facts.
     const allBlocks = dataBlocks(user).filter((b) => b.attrs.id);

@@ -24,8 +24,11 @@ describe('prompt reader', () => {
     expect(laterItems(user(m))).toEqual(['She moved to Paris.', 'She won two Nobel Prizes.']);
     expect(dataBlocks(user(m)).map((b) => b.attrs.id)).toEqual(['P1']);
     expect(standing(system(m))).toEqual({ lastRound: false, lastStep: false, lastClaim: false, allLaterQueries: false });
-    const last = revise({ position: 4, later: [], withAnswer: true, finalRound: true, rewriteLater: true });
-    expect(standing(system(last))).toEqual({ lastRound: true, lastStep: true, lastClaim: false, allLaterQueries: true });
+    const last = revise({ position: 4, later: [], withAnswer: true, finalRound: true });
+    expect(standing(system(last))).toEqual({ lastRound: true, lastStep: true, lastClaim: false, allLaterQueries: false });
+    // The step after a lean step that changed writes every later step's query.
+    const after = revise({ position: 3, later: ['She won two Nobel Prizes.'], rewriteLater: true });
+    expect(standing(system(after)).allLaterQueries).toBe(true);
     // A lean prompt shows the next step alone and no count.
     const lean = revise({ lean: true, later: ['She moved to Paris.'] });
     expect(positionOf(user(lean), SECTION.currentStep)).toEqual({ at: 2, round: 1 });
