@@ -31,13 +31,7 @@ export async function startWorld(scenario: PipelineScenario, o: { latency?: Late
   return { server, llm, close: () => server.close() };
 }
 
-/** For `.filter`: all but the answer written beside the last step's revision (answer-beside.ts).
- * That call races the revision: with a model that answers at once, whether it reaches the server
- * before the revision has made it moot is chance. Tests of other things count calls without it;
- * answer-beside.test.ts counts it, with latency. */
-export function notBeside(x: string | { stage?: string }): boolean {
-  return (typeof x === 'string' ? x : x.stage) !== 'final-answer';
-}
+export { notBeside } from './fake-llm-request.ts';
 
 export interface RunResult {
   run: Run;
