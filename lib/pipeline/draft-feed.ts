@@ -12,6 +12,9 @@ import { applyEvent } from './run-state';
  * requests is told apart (speculate.ts). */
 export interface CallTiming {
   sentAt?: number;
+  /** How long its prompt was (characters): a longer prompt takes longer to read before the first
+   * word, queue or no queue. */
+  promptChars?: number;
   firstTokenAt?: number;
   endedAt?: number;
   failed?: unknown;

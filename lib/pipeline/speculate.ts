@@ -147,7 +147,7 @@ class Speculation {
     if (others.some((b) => b.endedAt === undefined)) this.parallelSeen = true;
     // A client that was itself too late to tell: no judgement either way.
     if (this.parallelSeen || this.lag.maxSince(a.sentAt) > QUEUE_MS / 2) return;
-    if (queuedBehind(a.sentAt, t, others) && noteQueued(this.ctx.llm.endpoint ?? '')) this.stop('queueing');
+    if (queuedBehind({ sentAt: a.sentAt, firstTokenAt: t, promptChars: a.promptChars }, others) && noteQueued(this.ctx.llm.endpoint ?? '')) this.stop('queueing');
   }
 
   /** The run as it will stand before `pos` if every attempt before it is committed as it has said
@@ -251,6 +251,7 @@ class Speculation {
     return {
       onPrompt: (k) => {
         a.sentAt ??= performance.now();
+        a.promptChars ??= k.length;
         resolveKey(k);
       },
       onKept: (said) => {

@@ -117,17 +117,26 @@ describe('queuedBehind: a first word that waited for another request to end', ()
   const other = { sentAt: 0, firstTokenAt: 100, endedAt: 3000 };
 
   it('sent while the other answered, silent until its end, then speaking about as fast as it did: queued', () => {
-    expect(queuedBehind(500, 3150, [other])).toBe(true);
+    expect(queuedBehind({ sentAt: 500, firstTokenAt: 3150 }, [other])).toBe(true);
   });
 
   it('a wait no longer than the quickest start allows, or a first word long after the other ended: not queued', () => {
-    expect(queuedBehind(2900, 3150, [other])).toBe(false); // waited 250 ms: not far longer than 100 ms + 500 ms
-    expect(queuedBehind(500, 4000, [other])).toBe(false); // spoke 1 s after the other's end: a slow start, not a queue
+    expect(queuedBehind({ sentAt: 2900, firstTokenAt: 3150 }, [other])).toBe(false); // waited 250 ms: not far longer than 100 ms + 500 ms
+    expect(queuedBehind({ sentAt: 500, firstTokenAt: 4000 }, [other])).toBe(false); // spoke 1 s after the other's end: a slow start, not a queue
+  });
+
+  it('a prompt far longer than the other\'s: its slow first word is the prompt being read, not a queue', () => {
+    // The same timings, but this prompt is 40 times the other's (the last step, with all the
+    // evidence, after the draft's short prompt): reading it may take 40 times as long.
+    expect(queuedBehind({ sentAt: 500, firstTokenAt: 3150, promptChars: 40_000 }, [{ ...other, promptChars: 1000 }])).toBe(false);
+    // As long as the other's, or shorter: queued, as above.
+    expect(queuedBehind({ sentAt: 500, firstTokenAt: 3150, promptChars: 1000 }, [{ ...other, promptChars: 1000 }])).toBe(true);
+    expect(queuedBehind({ sentAt: 500, firstTokenAt: 3150, promptChars: 500 }, [{ ...other, promptChars: 1000 }])).toBe(true);
   });
 
   it('behind a request that failed, or one still answering, it cannot tell', () => {
-    expect(queuedBehind(500, 3150, [{ ...other, failed: new Error('x') }])).toBe(false);
-    expect(queuedBehind(500, 3150, [{ ...other, endedAt: undefined }])).toBe(false);
+    expect(queuedBehind({ sentAt: 500, firstTokenAt: 3150 }, [{ ...other, failed: new Error('x') }])).toBe(false);
+    expect(queuedBehind({ sentAt: 500, firstTokenAt: 3150 }, [{ ...other, endedAt: undefined }])).toBe(false);
   });
 });
 

@@ -49,15 +49,20 @@ export function resetSpeculationPolicy(): void {
   queuedByEndpoint.clear();
 }
 
-/** Whether a request sent at `sentAt` that spoke first at `firstTokenAt` waited in a queue behind
+/** Whether request `a` (sent at `sentAt`, first word at `firstTokenAt`) waited in a queue behind
  * one of `others` (requests that have spoken, none failed): it was sent while that one was
  * answering, said nothing until it had finished, waiting far longer than the quickest start seen
  * (and long in absolute terms: jitter of a few milliseconds is not a queue), then spoke soon after
  * its end. Behind a queue, the first word comes about as soon after the other's end as a request
- * that waited for nothing would say it; a starved client (a busy machine) hears everything late. */
-export function queuedBehind(sentAt: number, firstTokenAt: number, others: CallTiming[]): boolean {
+ * that waited for nothing would say it; a starved client (a busy machine) hears everything late.
+ * A start is judged against what the prompt's length allows: a prompt n times longer than
+ * another's may take n times as long to be read (a server that reads prompts slowly is not one
+ * that queues), so a long prompt's start is compared with the other's scaled up. */
+export function queuedBehind(a: Required<Pick<CallTiming, 'sentAt' | 'firstTokenAt'>> & Pick<CallTiming, 'promptChars'>, others: CallTiming[]): boolean {
+  const { sentAt, firstTokenAt } = a;
   const wait = firstTokenAt - sentAt;
-  const ttft = Math.min(...others.map((b) => (b.firstTokenAt as number) - (b.sentAt as number)));
+  const scale = (b: CallTiming) => (a.promptChars && b.promptChars ? Math.max(1, a.promptChars / b.promptChars) : 1);
+  const ttft = Math.min(...others.map((b) => ((b.firstTokenAt as number) - (b.sentAt as number)) * scale(b)));
   const behind = others.some((b) => b.endedAt !== undefined && b.failed === undefined && sentAt < b.endedAt && b.endedAt < firstTokenAt && firstTokenAt - b.endedAt <= ttft + QUEUE_MS);
   return behind && wait > Math.max(2 * ttft, ttft + QUEUE_MS);
 }

@@ -6,7 +6,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { sleep, waitForClientGone } from './http-util.ts';
 import type { Generation } from './fake-llm-model.ts';
-import { estimateTokens, streamPieces } from './text.ts';
+import { streamPieces, tokensForChars } from './text.ts';
 
 export interface StreamPlan {
   id: string;
@@ -49,12 +49,15 @@ export async function writeStream(res: ServerResponse, signal: AbortSignal, p: S
   const answer = cut ? gen.content.slice(0, cut.at) : gen.content;
   parts.push(...streamPieces(answer).map((t): ['content', string] => ['content', t]));
 
+  // Paced by the same count the usage reports (a quarter of the characters so far), not piece by
+  // piece: rounding each word up on its own made prose stream up to half again slower than its
+  // reported token count, and JSON (long pieces) barely so.
   const start = Date.now();
-  let tokens = 0;
+  let chars = 0;
   for (let i = 0; i < parts.length; i++) {
     const [kind, text] = parts[i]!;
-    tokens += estimateTokens(text);
-    if (!(await sleep(start + (tokens / p.tps) * 1000 - Date.now(), signal))) return;
+    chars += text.length;
+    if (!(await sleep(start + (tokensForChars(chars) / p.tps) * 1000 - Date.now(), signal))) return;
     const last = !cut && i === parts.length - 1;
     delta(kind === 'content' ? { content: text } : { [kind]: text }, last ? gen.finishReason : null);
   }

@@ -13,7 +13,12 @@ const STOP = new Set(
 
 /** Rough OpenAI-like estimate: one token per 4 characters, at least 1 for non-empty text. */
 export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : Math.ceil(text.length / 4);
+  return tokensForChars(text.length);
+}
+
+/** The token count of `n` characters of text. */
+export function tokensForChars(n: number): number {
+  return n === 0 ? 0 : Math.ceil(n / 4);
 }
 
 /** Lower-cased terms: words for spaced scripts, single characters for CJK. */
