@@ -21,7 +21,6 @@ import { DraftCall, startEarlyDraft, type DraftRequest, type EarlyDraft } from '
 import { serverLimitsParallel, speculationOff } from './speculate';
 import { LlmError } from '../llm/errors';
 import { runGate } from './ask-gate';
-import { promptKey } from './step';
 import { primaryPageLibrary } from './page-source';
 import { answerMessages, draftMessages, fallbackQuery, finalAnswerMessages, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
@@ -226,7 +225,7 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     if (d) ctx.emit({ type: 'draft-delta', text: d });
   };
   let call = started ?? new DraftCall(ctx, request);
-  if (feed) Object.assign(feed.call, { sentAt: call.timing.sentAt, promptChars: promptKey(request.messages).length });
+  if (feed) Object.assign(feed.call, { sentAt: call.timing.sentAt, promptChars: call.timing.promptChars });
   call.listen(onPartial(call.timing));
   let out: DraftOut;
   try {
@@ -237,7 +236,7 @@ async function draft(ctx: Ctx, chain: Chain, question: string, part: number | un
     if (!started || ctx.signal.aborted || !(err instanceof LlmError && err.info.code === 'rate-limit')) throw err;
     serverLimitsParallel(ctx);
     call = new DraftCall(ctx, request);
-    if (feed) Object.assign(feed.call, { sentAt: call.timing.sentAt, promptChars: promptKey(request.messages).length });
+    if (feed) Object.assign(feed.call, { sentAt: call.timing.sentAt, promptChars: call.timing.promptChars });
     call.listen(onPartial(call.timing));
     out = await call.result;
   }

@@ -45,6 +45,7 @@ export class DraftCall {
     if (ctx.signal.aborted) onAbort();
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
     this.timing.sentAt = performance.now();
+    this.timing.promptChars = JSON.stringify(request.messages).length;
     this.result = ctx.llm
       .json({
         ...stage('draft', draftStage, request.queries ? {} : { sent: draftStepsOnly }),
