@@ -38,7 +38,10 @@ describe('benchmark: Ratify against the reference RAT loop', () => {
     for (const q of r.questions) expect(q.ratify.firstVisibleMs, why).toBeLessThanOrEqual(q.ratify.firstContentMs);
 
     expect(part2.directShare).toBe(1);
-    expect(part2.gated.calls).toBe(2);
-    expect(part2.ratio.calls).toBeLessThan(0.3);
+    // The gate and the direct answer, and at most the draft sent beside the gate ("Faster
+    // answers"), cancelled when the gate decided.
+    expect(part2.gated.calls).toBeGreaterThanOrEqual(2);
+    expect(part2.gated.calls).toBeLessThanOrEqual(3);
+    expect(part2.ratio.calls).toBeLessThan(0.4);
   }, 60_000);
 });

@@ -28,7 +28,7 @@ const { server, responders } = await startKeyedLlm(o);
 try {
   for (const q of loadQuestions(questions, o.steps, o.data)) {
     resetSpeculationPolicy();
-    responders.set('timeline', ratifyResponder(q, 0.2, changedSteps(q.id, changed, o.steps)));
+    responders.set('timeline', ratifyResponder(q, Number(process.env.BETA ?? 0.2), changedSteps(q.id, changed, o.steps)));
     const client = createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: '', timeoutMs: 300_000 }, { fetch: freshConnectionFetch({ 'x-bench-run': 'timeline' }), maxRetries: 0 });
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);

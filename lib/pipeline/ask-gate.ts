@@ -10,8 +10,8 @@ import type { GateDecision } from '../core/run';
 import { searchPlanned } from './web-plan';
 
 /** Resolves with the decision once the call has ended and its web searches have started;
- * `onDecision` hears it as soon as it is shown. */
-export function runGate(ctx: Ctx, onDecision?: (d: GateDecision) => void): Promise<GateDecision> {
+ * `onDecision` hears it as soon as it is shown, `onBegun` as the model's reply begins. */
+export function runGate(ctx: Ctx, onDecision?: (d: GateDecision) => void, onBegun?: () => void): Promise<GateDecision> {
   const input = ctx.run().input;
   const view = gateView(input, 'ask');
   let shown: GateDecision | undefined;
@@ -23,7 +23,7 @@ export function runGate(ctx: Ctx, onDecision?: (d: GateDecision) => void): Promi
     }
     return shown;
   };
-  return gateQuestion(ctx.llm, input, ctx.settings, { signal: ctx.signal, onUsage: ctx.onUsage, onDecision: show })
+  return gateQuestion(ctx.llm, input, ctx.settings, { signal: ctx.signal, onUsage: ctx.onUsage, onDecision: show, onBegun })
     .catch((err: unknown): GateResult => {
       // An unreadable assessment: the question is taken as asked and checked against sources
       // (the web with the question as typed); the gate line says so.

@@ -44,12 +44,25 @@ export async function ask(ctx: Ctx): Promise<void> {
   const { input, answerFinal } = ctx.run();
   if (answerFinal) return; // resumed after the answer was written
   let gate = ctx.run().gate;
-  // The draft, sent as soon as the gate's decision calls for it (draft-call.ts).
+  // The draft, sent beside the gate and kept if the gate's decision calls for exactly it, or
+  // else sent as soon as the decision is written (draft-call.ts).
   const early: { draft?: EarlyDraft; ctx?: Ctx } = {};
   if (!gate) {
+    let begun = () => {};
+    const gateBegun = new Promise<void>((resolve) => (begun = resolve));
+    const beside = draftBesideGate(ctx, gateBegun);
     try {
-      gate = await runGate(ctx, (d) => Object.assign(early, earlyDraftFor(ctx, d)));
+      gate = await runGate(
+        ctx,
+        (d) => {
+          const e = earlyDraftFor(ctx, d, beside);
+          if (e?.draft !== beside) beside?.cancel();
+          Object.assign(early, e);
+        },
+        begun,
+      ).finally(begun);
     } catch (err) {
+      beside?.cancel();
       early.draft?.cancel();
       throw err;
     }
@@ -65,15 +78,31 @@ export async function ask(ctx: Ctx): Promise<void> {
   }
 }
 
-/** Once the gate has decided (before it has written its web searches), the draft it calls for is
- * sent at once when revisions may overlap the draft ("Faster answers", and an endpoint that answers
- * requests in parallel). Never for an answer without retrieval: a confident question still costs
- * two calls. */
-function earlyDraftFor(ctx: Ctx, d: GateDecision): { draft: EarlyDraft; ctx: Ctx } | undefined {
+/** Speculation may overlap calls ("Faster answers", and an endpoint that answers requests in
+ * parallel), so the draft of the question as typed goes out beside the gate: most questions are
+ * clear and need sources, and their draft then starts while the gate is still being written. A
+ * question the gate rewrites, splits or answers directly cancels it the moment that decision is
+ * written (its prompt and well under a second of output are the cost; with "Faster answers" off a
+ * confident question costs exactly two calls). */
+function draftBesideGate(ctx: Ctx, gateBegun: Promise<void>): EarlyDraft | undefined {
+  if (ctx.run().steps.length > 0 || speculationOff(ctx)) return undefined;
+  const input = ctx.run().input;
+  // Sent once the gate's reply has begun, never before: the server took the gate first (one that
+  // serves one request at a time is serving it), and the model, its parameters and the endpoint's
+  // limits are known to work, so a first request's refusal, redirect or stall is met once.
+  return startEarlyDraft(ctx, (catalogue) => draftRequest(ctx, input.text.trim(), input.page, ctx.settings.maxSteps, undefined, catalogue), gateBegun);
+}
+
+/** Once the gate has decided (before it has written its web searches), the draft it calls for:
+ * the one sent beside the gate if that is it (the same question and sources), or one sent now.
+ * None for an answer without retrieval or for a split question, nor when calls may not overlap. */
+function earlyDraftFor(ctx: Ctx, d: GateDecision, beside: EarlyDraft | undefined): { draft: EarlyDraft; ctx: Ctx } | undefined {
   if (!d.retrieve || (d.label === 'ambiguous' && d.parts?.length) || ctx.run().steps.length > 0 || speculationOff(ctx)) return undefined;
   const input = ctx.run().input;
   const c = d.aboutPage && input.page?.text ? onThePage(ctx, input.page) : ctx;
   const question = d.rewritten ?? input.text.trim();
+  // Kept only if the run then builds exactly its request (EarlyDraft.take).
+  if (beside && c === ctx && question === input.text.trim()) return { ctx: c, draft: beside };
   return { ctx: c, draft: startEarlyDraft(c, (catalogue) => draftRequest(c, question, input.page, ctx.settings.maxSteps, undefined, catalogue)) };
 }
 

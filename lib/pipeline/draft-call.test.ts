@@ -1,7 +1,8 @@
-/** The draft is sent as soon as the gate has decided (while the gate still writes its web
- * searches) when revisions may overlap the draft, and the answer is the one the sequential
- * schedule gives; a draft sent early is kept only for exactly the request the run then builds. */
-import { afterEach, describe, expect, it } from 'vitest';
+/** When revisions may overlap the draft, the draft of the question as typed is sent right behind
+ * the gate's request, and the draft a decision calls for otherwise as soon as it is written; the
+ * answer is the one the sequential schedule gives, and a draft sent early is kept only for
+ * exactly the request the run then builds. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonRequest, LlmClient } from '../llm/types';
 import { pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { createMemoryLibrary } from '../../test/harness/memory-library';
@@ -11,6 +12,7 @@ import { startEarlyDraft } from './draft-call';
 import { executeRun } from './run';
 import { newRun } from './run-state';
 import { resetSpeculationPolicy } from './speculate';
+import type { RunEvent } from '../core/run';
 
 const WORDS = ['amber', 'basalt', 'cobalt'];
 const DOCS = WORDS.map((w, i) => ({ url: `https://example.org/${w}`, title: w, text: `${w} is mineral number ${i + 1}.` }));
@@ -21,6 +23,10 @@ const scenario = {
   gate: { label: 'clear' as const, question: '', confidence: 0.1, search: ['what the archive holds, minerals amber basalt cobalt, museum catalogue and inventory records'] },
 };
 
+/** Steps long enough that the draft is still being written when the gate decides. */
+const longSteps = { ...scenario, steps: WORDS.map((w) => `The archive holds ${w}, as its catalogue of minerals and the inventory records of the museum's collections of stones and ores both show.`) };
+const SLOW_DRAFT = { firstTokenMs: 100, tokensPerSec: 60 };
+
 let world: TestWorld | undefined;
 afterEach(async () => {
   await world?.close();
@@ -28,36 +34,54 @@ afterEach(async () => {
   resetSpeculationPolicy();
 });
 
-/** The run, with when each call was sent and ended (ms since the start). */
-async function timedRun(llm: LlmClient, speculate: boolean) {
+interface TimedCall {
+  stage: string;
+  sent: number;
+  first?: number;
+  ended?: number;
+  failed?: boolean;
+}
+
+/** The run, with when each call was sent, first heard from and ended (ms since the start). */
+async function timedRun(llm: LlmClient, speculate: boolean, question = 'What does the archive hold?') {
   const t0 = performance.now();
-  const calls: { stage: string; sent: number; ended?: number }[] = [];
+  const calls: TimedCall[] = [];
   const timed: LlmClient = {
     ...llm,
     json: async <T,>(req: JsonRequest<T>) => {
-      const c: { stage: string; sent: number; ended?: number } = { stage: req.stage ?? '', sent: performance.now() - t0 };
+      const c: TimedCall = { stage: req.stage ?? '', sent: performance.now() - t0 };
       calls.push(c);
       try {
-        return await llm.json(req);
+        return await llm.json({ ...req, onPartial: (p) => ((c.first ??= performance.now() - t0), req.onPartial?.(p)) });
+      } catch (err) {
+        c.failed = true;
+        throw err;
       } finally {
         c.ended = performance.now() - t0;
       }
     },
   };
-  const run = await executeRun({ run: newRun('d', 'ask', { text: 'What does the archive hold?' }, 0), llm: timed, library: createMemoryLibrary(DOCS), settings: pipelineSettings({ maxSteps: 3, speculate }), emit: () => {} });
-  return { run, calls };
+  let decided: number | undefined;
+  const emit = (ev: RunEvent) => {
+    if (ev.type === 'gate') decided ??= performance.now() - t0;
+  };
+  const run = await executeRun({ run: newRun('d', 'ask', { text: question }, 0), llm: timed, library: createMemoryLibrary(DOCS), settings: pipelineSettings({ maxSteps: 3, speculate }), emit });
+  return { run, calls, decided };
 }
 
-describe('the draft, sent when the gate has decided', () => {
-  it('goes out while the gate still writes its searches, and the answer is the sequential one', async () => {
-    world = await startWorld(scenario, { latency: { firstTokenMs: 100, tokensPerSec: 150 } });
+describe('the draft, sent beside the gate', () => {
+  it('goes out once the gate has begun its reply, before it has decided, and the answer is the sequential one', async () => {
+    world = await startWorld(longSteps, { latency: SLOW_DRAFT });
     const fast = await timedRun(world.llm, true);
     const gate = fast.calls.find((c) => c.stage === 'gate');
     const draft = fast.calls.find((c) => c.stage === 'draft');
     expect(fast.run.status).toBe('done');
-    expect(gate?.ended).toBeDefined();
-    // Sent before the gate's reply had ended, and only once.
-    expect(draft?.sent).toBeLessThan(gate?.ended ?? 0);
+    expect(gate?.first).toBeDefined();
+    // Behind the gate (the server was already answering it), before the gate's decision was
+    // written, and only once.
+    expect(world.server.chatRequests().map((r) => r.stage).slice(0, 2)).toEqual(['gate', 'draft']);
+    expect(draft?.sent).toBeGreaterThanOrEqual(gate?.first ?? Infinity);
+    expect(draft?.sent).toBeLessThan(fast.decided ?? 0);
     expect(fast.calls.filter((c) => c.stage === 'draft')).toHaveLength(1);
 
     resetSpeculationPolicy();
@@ -66,6 +90,53 @@ describe('the draft, sent when the gate has decided', () => {
     const seqDraft = sequential.calls.find((c) => c.stage === 'draft');
     // "Faster answers" off: one request at a time, the draft after the gate.
     expect(seqDraft?.sent).toBeGreaterThanOrEqual(seqGate?.ended ?? Infinity);
+    expect(fast.run.answer).toBe(sequential.run.answer);
+    expect(fast.run.steps.map((s) => s.revised ?? s.draft)).toEqual(sequential.run.steps.map((s) => s.revised ?? s.draft));
+  });
+
+  it('a question the gate answers unaided: the draft beside it is cancelled when the decision is written, and the answer is the one without it', async () => {
+    world = await startWorld({ ...longSteps, gate: { ...scenario.gate, confidence: 0.9 }, answer: 'The archive holds minerals.' }, { latency: SLOW_DRAFT });
+    const fast = await timedRun(world.llm, true);
+    expect(fast.run.status).toBe('done');
+    expect(fast.run.gate?.retrieve).toBe(false);
+    const gate = fast.calls.find((c) => c.stage === 'gate');
+    const drafts = fast.calls.filter((c) => c.stage === 'draft');
+    expect(drafts).toHaveLength(1);
+    // Stopped before the gate had written its web searches (its last field), unused (nobody
+    // waits for a cancelled call to settle, so the test does).
+    await vi.waitFor(() => expect(drafts[0]?.ended).toBeDefined());
+    expect(drafts[0]?.failed).toBe(true);
+    expect(drafts[0]?.ended).toBeLessThan(gate?.ended ?? 0);
+    expect(fast.calls.map((c) => c.stage).filter((s) => s !== 'draft')).toEqual(['gate', 'answer']);
+
+    // "Faster answers" off: exactly two calls, and the same answer.
+    resetSpeculationPolicy();
+    const sequential = await timedRun(world.llm, false);
+    expect(sequential.calls.map((c) => c.stage)).toEqual(['gate', 'answer']);
+    expect(fast.run.answer).toBe(sequential.run.answer);
+    expect(fast.run.answer).toContain('The archive holds minerals.');
+  });
+
+  it('a question the gate rewrites: the draft of the question as typed is cancelled, and the rewrite is drafted at the decision', async () => {
+    const rewrite = 'What minerals does the city archive hold?';
+    world = await startWorld({ ...longSteps, gate: { ...scenario.gate, label: 'incomplete', question: rewrite } }, { latency: SLOW_DRAFT });
+    const fast = await timedRun(world.llm, true, 'and the archive?');
+    expect(fast.run.status).toBe('done');
+    expect(fast.run.gate?.rewritten).toBe(rewrite);
+    const gate = fast.calls.find((c) => c.stage === 'gate');
+    const drafts = fast.calls.filter((c) => c.stage === 'draft');
+    expect(drafts).toHaveLength(2);
+    await vi.waitFor(() => expect(drafts[0]?.ended).toBeDefined());
+    expect(drafts[0]?.failed).toBe(true);
+    // The rewrite's draft went out when the decision was written, before the gate's reply ended.
+    expect(drafts[1]?.sent).toBeLessThan(gate?.ended ?? 0);
+    const sentDrafts = world.server.chatRequests().filter((r) => r.stage === 'draft').map((r) => JSON.stringify(r.body));
+    expect(sentDrafts[0]).toContain('and the archive?');
+    expect(sentDrafts.at(-1)).toContain(rewrite);
+
+    resetSpeculationPolicy();
+    const sequential = await timedRun(world.llm, false, 'and the archive?');
+    expect(sequential.calls.filter((c) => c.stage === 'draft')).toHaveLength(1);
     expect(fast.run.answer).toBe(sequential.run.answer);
     expect(fast.run.steps.map((s) => s.revised ?? s.draft)).toEqual(sequential.run.steps.map((s) => s.revised ?? s.draft));
   });

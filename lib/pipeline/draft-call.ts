@@ -1,8 +1,9 @@
 /** The draft call as an object that can be started before anyone listens to it, so that the
- * draft can be sent as soon as the gate has decided, beside the gate's last field (its web
- * searches, about a third of the gate's time), when the endpoint answers requests in parallel.
+ * draft can be sent beside the gate, when the endpoint answers requests in parallel: the draft
+ * of the question as typed right behind the gate's request, or, when the gate's decision calls
+ * for another (a rewritten question, the page's sources), that one as soon as it is written.
  *
- * The request sent early is the one the decision calls for; it is kept only if the draft the run
+ * The request sent early is kept only if the draft the run
  * then builds is exactly that request (the same messages), as a speculative revision is kept only
  * if its prompt is the one the sequential schedule would send; otherwise it is cancelled and the
  * draft is sent again. A server that refuses the second request in flight (429) has the draft sent
@@ -88,11 +89,13 @@ export interface EarlyDraft {
   cancel(): void;
 }
 
-/** Sends the draft `build` makes from the library's catalogue, as soon as that is read. */
-export function startEarlyDraft(ctx: CallCtx & Pick<Ctx, 'library'>, build: (catalogue: CatalogueEntry[]) => DraftRequest): EarlyDraft {
+/** Sends the draft `build` makes from the library's catalogue, as soon as that is read; with
+ * `after`, read once that has resolved (a request that must reach the server first is being
+ * answered; meanwhile more tabs have been read, and the catalogue gives their languages). */
+export function startEarlyDraft(ctx: CallCtx & Pick<Ctx, 'library'>, build: (catalogue: CatalogueEntry[]) => DraftRequest, after?: Promise<void>): EarlyDraft {
   let cancelled = false;
   let call: DraftCall | undefined;
-  const catalogue = libraryCatalogue(ctx);
+  const catalogue = after ? after.then(() => libraryCatalogue(ctx)) : libraryCatalogue(ctx);
   const started = catalogue.then((c) => (cancelled ? undefined : (call = new DraftCall(ctx, build(c)))));
   const cancel = () => {
     cancelled = true;

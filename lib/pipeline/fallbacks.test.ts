@@ -92,7 +92,10 @@ describe('ask: replies read for what they are', () => {
     expect(r.run.status).toBe('done');
     expect(r.run.gate).toMatchObject({ unreadable: true, retrieve: true });
     expect(r.run.sources).toHaveLength(1);
-    expect(r.stages.filter(notBeside)).toEqual(['gate', 'gate', 'draft', 'revise']);
+    // The draft goes out beside the gate once the gate's (unreadable) reply has begun: before or
+    // after the gate's repair round, as the race goes.
+    expect(r.stages.filter(notBeside)[0]).toBe('gate');
+    expect([...r.stages.filter(notBeside)].sort()).toEqual(['draft', 'gate', 'gate', 'revise']);
   });
 });
 

@@ -72,6 +72,8 @@ export interface GateCallOptions {
   onPartial?: (partial: unknown) => void;
   /** Ask: the decision, as soon as the model has written it (before its web searches). */
   onDecision?: (decision: GateDecision) => void;
+  /** Ask: the model has begun its reply (the server took the request and is answering it). */
+  onBegun?: () => void;
 }
 
 /** The decision in a streaming gate reply, once the model has moved on to "search" (written
@@ -103,12 +105,14 @@ export async function gateQuestion(llm: LlmClient, input: RunInput, settings: Pi
     maxTokens: 500,
     signal: o.signal,
     onUsage: o.onUsage,
-    onPartial: o.onDecision
-      ? (p) => {
-          const d = decisionOf(p, input, settings);
-          if (d) o.onDecision?.(d);
-        }
-      : undefined,
+    onPartial:
+      o.onDecision || o.onBegun
+        ? (p) => {
+            o.onBegun?.();
+            const d = o.onDecision && decisionOf(p, input, settings);
+            if (d) o.onDecision?.(d);
+          }
+        : undefined,
   });
   return { decision: decide(out, input, settings), search: searchesWeb(out, input, settings) ? (out.search ?? []).slice(0, MAX_SEARCHES) : [] };
 }

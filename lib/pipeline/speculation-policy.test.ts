@@ -77,6 +77,8 @@ describe('when to speculate', () => {
     expect(first.status).toBe('done');
     expect(first.speculationOff).toBe('queueing');
     expect(proxy.stats().maxInFlight).toBe(1);
+    // The draft sent beside the gate went out behind it: the server answered the gate first.
+    expect(world.server.chatRequests().map((r) => r.stage).slice(0, 2)).toEqual(['gate', 'draft']);
     // The next run against the same endpoint does not try again.
     const before = proxy.stats().forwarded;
     const second = await ask(createLlmClient(llmSettings(proxy.baseURL)));
@@ -93,6 +95,9 @@ describe('when to speculate', () => {
     expect(r.status).toBe('done');
     expect(r.speculationOff).toBe('rate-limit');
     expect(r.steps.map((s) => s.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    // The gate, sent first, was answered; the draft sent beside it was the one refused.
+    expect(r.gate?.unreadable).toBeUndefined();
+    expect(world.server.chatRequests()[0]?.stage).toBe('gate');
   });
 
   it('a model that answers one request at a time (Chrome’s built-in model) never speculates, and says so', async () => {

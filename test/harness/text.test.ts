@@ -7,6 +7,10 @@ describe('harness text helpers', () => {
       expect(streamPieces(t).join('')).toBe(t);
     }
     expect(streamPieces('巴黎 is big')).toEqual(['巴', '黎', ' is', ' big']);
+    // JSON without spaces streams in token-sized pieces, not as one piece up to the first space.
+    const json = '{"label":"clear","question":"","confidence":0.2,"search":["x y"]}';
+    expect(streamPieces(json)[0]).toBe('{"label":"clear"');
+    expect(Math.max(...streamPieces(json).map((p) => p.length))).toBeLessThanOrEqual(16);
   });
 
   it('estimates tokens as ceil(chars / 4)', () => {

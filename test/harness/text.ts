@@ -26,8 +26,13 @@ export function terms(text: string): string[] {
   return (text.toLowerCase().normalize('NFC').match(TERM) ?? []).filter((t) => !STOP.has(t));
 }
 
-/** Word-sized pieces for streaming: a word with its leading whitespace, or one CJK character.
- * Joining the pieces gives back the original text exactly. */
+/** A run without spaces (JSON such as `{"label":"clear","question":""`) is cut at this length: a
+ * server streams a token or a few per chunk, so a reply's first chunk never waits for the first
+ * space. */
+const MAX_PIECE = 16;
+
+/** Word-sized pieces for streaming: a word with its leading whitespace (at most MAX_PIECE
+ * characters), or one CJK character. Joining the pieces gives back the original text exactly. */
 export function streamPieces(text: string): string[] {
   const pieces: string[] = [];
   let current = '';
@@ -35,7 +40,7 @@ export function streamPieces(text: string): string[] {
     const isSpace = /\s/u.test(ch);
     const isCjk = CJK.test(ch);
     const currentHasWord = /\S/u.test(current);
-    if (currentHasWord && (isSpace || isCjk || CJK.test(current.slice(-1)))) {
+    if (currentHasWord && (isSpace || isCjk || CJK.test(current.slice(-1)) || current.length >= MAX_PIECE)) {
       pieces.push(current);
       current = '';
     }
