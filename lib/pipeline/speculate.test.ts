@@ -87,8 +87,9 @@ interface Ran {
   events: RunEvent[];
   /** When the draft's steps reached the run (Date.now()), if they did. */
   draftAt?: number;
-  /** The revise requests the server saw: arrival time and the step they were for (1-based). */
-  reviseRequests: { time: number; step: number }[];
+  /** The revise requests the server saw: arrival time, arrival order among all the server's
+   * requests (times can tie within a millisecond), and the step they were for (1-based). */
+  reviseRequests: { time: number; order: number; step: number }[];
 }
 
 async function run(changed: boolean[], rounds: number[], speculate: boolean, o: { model?: Responder; signal?: AbortSignal } = {}): Promise<Ran> {
@@ -108,11 +109,11 @@ async function run(changed: boolean[], rounds: number[], speculate: boolean, o: 
       events.push(ev);
     },
   });
-  const reviseRequests = world.server
-    .chatRequests()
+  const all = world.server.chatRequests();
+  const reviseRequests = all
     .slice(before)
     .filter((q) => q.stage === 'revise')
-    .map((q) => ({ time: q.time, step: positionOf(userText(q.body), SECTION.currentStep)?.at ?? NaN }));
+    .map((q) => ({ time: q.time, order: all.indexOf(q), step: positionOf(userText(q.body), SECTION.currentStep)?.at ?? NaN }));
   return { run: r, revises: reviseRequests.length, events, draftAt, reviseRequests };
 }
 
@@ -224,10 +225,11 @@ describe('revision while the draft streams', () => {
     expect(drafts).toBe(2);
     expect(spec.run.status).toBe('done');
     // Step 1 was sent on the first attempt (before the second draft request), and again.
-    const secondDraft = world.server.chatRequests().filter((q) => q.stage === 'draft').at(-1)?.time as number;
+    const all = world.server.chatRequests();
+    const secondDraft = all.indexOf(all.filter((q) => q.stage === 'draft').at(-1) as (typeof all)[number]);
     const step1 = spec.reviseRequests.filter((q) => q.step === 1);
     expect(step1.length).toBe(2);
-    expect(step1[0]?.time).toBeLessThan(secondDraft);
+    expect(step1[0]?.order).toBeLessThan(secondDraft);
     expect(spec.events).toContainEqual({ type: 'speculation', index: 0, outcome: 'discarded', reason: 'context-changed' });
     // What the user gets is the sequential schedule's on the draft that was kept.
     expect(JSON.stringify(spec.run.steps)).not.toContain('chalk');
