@@ -12,19 +12,20 @@
  * if that step stands, ./answer-beside.ts). An ambiguous question is split by the gate;
  * independent sub-questions run in parallel and one compose call joins their answers. */
 import { DeltaTracker } from '../llm/partial-json';
-import { aliasPassages, escapeBareNumbers, stripMarkers } from './citations';
+import { aliasPassages, stripMarkers } from './citations';
 import { newChain, runChain, type Chain, type FinalOutput, type StepCaller, type StepSettled } from './chain';
 import { compose } from './compose';
 import { passagesById, stepsOfPart, type Ctx } from './context';
 import { DraftFeed } from './draft-feed';
+import { directAnswer, earlyAnswerFor, type AnswerCall } from './direct-answer';
 import { DraftCall, startEarlyDraft, type DraftRequest, type EarlyDraft } from './draft-call';
 import { serverLimitsParallel, speculationOff } from './speculate';
 import { LlmError } from '../llm/errors';
 import { runGate } from './ask-gate';
 import { primaryPageLibrary } from './page-source';
-import { answerMessages, draftMessages, fallbackQuery, finalAnswerMessages, reviseMessages } from './prompts';
-import { buildSources, citedEvidence, citedIds, MarkerStream } from './sources';
-import { answerStage, proseAnswer, type DraftOut, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
+import { draftMessages, fallbackQuery, finalAnswerMessages, reviseMessages } from './prompts';
+import { buildSources, citedEvidence, citedIds } from './sources';
+import { type DraftOut, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
 import { draftWritesQueries } from './draft-queries';
@@ -45,8 +46,9 @@ export async function ask(ctx: Ctx): Promise<void> {
   if (answerFinal) return; // resumed after the answer was written
   let gate = ctx.run().gate;
   // The draft, sent beside the gate and kept if the gate's decision calls for exactly it, or
-  // else sent as soon as the decision is written (draft-call.ts).
-  const early: { draft?: EarlyDraft; ctx?: Ctx } = {};
+  // else sent as soon as the decision is written (draft-call.ts); or the direct answer, sent as
+  // soon as the decision says the model answers unaided.
+  const early: { draft?: EarlyDraft; ctx?: Ctx; answer?: AnswerCall } = {};
   if (!gate) {
     let begun = () => {};
     const gateBegun = new Promise<void>((resolve) => (begun = resolve));
@@ -57,13 +59,14 @@ export async function ask(ctx: Ctx): Promise<void> {
         (d) => {
           const e = earlyDraftFor(ctx, d, beside);
           if (e?.draft !== beside) beside?.cancel();
-          Object.assign(early, e);
+          Object.assign(early, e, { answer: earlyAnswerFor(ctx, d) });
         },
         begun,
       ).finally(begun);
     } catch (err) {
       beside?.cancel();
       early.draft?.cancel();
+      early.answer?.cancel();
       throw err;
     }
   }
@@ -71,10 +74,11 @@ export async function ask(ctx: Ctx): Promise<void> {
   else searchPlanned(ctx);
   if (gate.aboutPage && input.page?.text) ctx = early.ctx ?? onThePage(ctx, input.page);
   try {
-    await answerAfterGate(ctx, gate, early.draft);
+    await answerAfterGate(ctx, gate, early);
   } finally {
-    // A failed run's draft stops with it (a finished one has nothing left to stop).
+    // A failed run's calls stop with it (a finished one has nothing left to stop).
     early.draft?.cancel();
+    early.answer?.cancel();
   }
 }
 
@@ -106,43 +110,20 @@ function earlyDraftFor(ctx: Ctx, d: GateDecision, beside: EarlyDraft | undefined
   return { ctx: c, draft: startEarlyDraft(c, (catalogue) => draftRequest(c, question, input.page, ctx.settings.maxSteps, undefined, catalogue)) };
 }
 
-async function answerAfterGate(ctx: Ctx, gate: GateDecision, early: EarlyDraft | undefined): Promise<void> {
+async function answerAfterGate(ctx: Ctx, gate: GateDecision, early: { draft?: EarlyDraft; answer?: AnswerCall }): Promise<void> {
   const input = ctx.run().input;
   if (gate.label === 'ambiguous' && gate.parts?.length) return answerParts(ctx, gate, input.page);
   const question = gate.rewritten ?? input.text.trim();
   if (!gate.retrieve) {
     // Think-then-Act: confident enough to answer unaided (2 calls in all).
     if (ctx.run().answer !== undefined) ctx.emit({ type: 'answer-reset' });
-    const answer = await directAnswer(ctx, question, input.page, true);
+    const answer = await directAnswer(ctx, question, input.page, true, early.answer);
     ctx.emit({ type: 'answer', markdown: answer, sources: [] });
     return;
   }
-  await answerWithRat(ctx, question, { page: input.page, maxSteps: ctx.settings.maxSteps, early });
+  await answerWithRat(ctx, question, { page: input.page, maxSteps: ctx.settings.maxSteps, early: early.draft });
 }
 
-async function directAnswer(ctx: Ctx, question: string, page: PageContext | undefined, stream: boolean): Promise<string> {
-  const shown = new DeltaTracker();
-  // No evidence was given, so no marker is valid: any "[n]" the model writes stays text.
-  const markers = new MarkerStream(new Map());
-  const out = await ctx.llm.json({
-    ...stage('answer', answerStage, { fromText: proseAnswer }),
-    messages: answerMessages(question, page),
-    temperature: 0,
-    maxTokens: 1200,
-    signal: ctx.signal,
-    onUsage: ctx.onUsage,
-    onPartial: stream
-      ? (p) => {
-          const a = (p as Record<string, unknown> | undefined)?.answer;
-          const d = markers.push(shown.next(typeof a === 'string' ? a : undefined));
-          if (d) ctx.emit({ type: 'answer-delta', text: d });
-        }
-      : undefined,
-  });
-  const rest = stream ? markers.flush() : '';
-  if (rest) ctx.emit({ type: 'answer-delta', text: rest });
-  return escapeBareNumbers(out.answer);
-}
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);

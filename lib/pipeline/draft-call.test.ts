@@ -94,7 +94,7 @@ describe('the draft, sent beside the gate', () => {
     expect(fast.run.steps.map((s) => s.revised ?? s.draft)).toEqual(sequential.run.steps.map((s) => s.revised ?? s.draft));
   });
 
-  it('a question the gate answers unaided: the draft beside it is cancelled when the decision is written, and the answer is the one without it', async () => {
+  it('a question the gate answers unaided: the draft beside it is cancelled and the answer sent when the decision is written, and the answer is the one without it', async () => {
     world = await startWorld({ ...longSteps, gate: { ...scenario.gate, confidence: 0.9 }, answer: 'The archive holds minerals.' }, { latency: SLOW_DRAFT });
     const fast = await timedRun(world.llm, true);
     expect(fast.run.status).toBe('done');
@@ -108,11 +108,17 @@ describe('the draft, sent beside the gate', () => {
     expect(drafts[0]?.failed).toBe(true);
     expect(drafts[0]?.ended).toBeLessThan(gate?.ended ?? 0);
     expect(fast.calls.map((c) => c.stage).filter((s) => s !== 'draft')).toEqual(['gate', 'answer']);
+    // The answer went out when the decision was written, while the gate still wrote its searches.
+    const answer = fast.calls.find((c) => c.stage === 'answer');
+    expect(answer?.sent).toBeLessThan(gate?.ended ?? 0);
+    expect(answer?.sent).toBeGreaterThanOrEqual(fast.decided ?? Infinity);
 
-    // "Faster answers" off: exactly two calls, and the same answer.
+    // "Faster answers" off: exactly two calls, and the same answer (sent at the decision too: it
+    // is no speculation, the decision shown is the one the run keeps).
     resetSpeculationPolicy();
     const sequential = await timedRun(world.llm, false);
     expect(sequential.calls.map((c) => c.stage)).toEqual(['gate', 'answer']);
+    expect(sequential.calls[1]?.sent).toBeLessThan(sequential.calls[0]?.ended ?? 0);
     expect(fast.run.answer).toBe(sequential.run.answer);
     expect(fast.run.answer).toContain('The archive holds minerals.');
   });

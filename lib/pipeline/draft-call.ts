@@ -13,7 +13,7 @@ import type { ChatMessage } from '../llm/types';
 import type { Library } from '../retrieval/types';
 import { libraryCatalogue } from './catalogue';
 import type { Ctx } from './context';
-import type { CallTiming } from './draft-feed';
+import { BufferedCall, type CallCtx } from './buffered-call';
 import { draftStage, draftStepsOnly, stage, type DraftOut } from './stages';
 
 export interface DraftRequest {
@@ -27,55 +27,13 @@ function sameRequest(a: DraftRequest, b: DraftRequest): boolean {
   return a.maxTokens === b.maxTokens && a.queries === b.queries && JSON.stringify(a.messages) === JSON.stringify(b.messages);
 }
 
-type CallCtx = Pick<Ctx, 'llm' | 'signal' | 'onUsage'>;
-
-/** One draft request in flight. Its streamed replies are kept (each is the whole reply so far), so
- * a listener that comes late is given the latest at once and misses nothing. */
-export class DraftCall {
-  readonly timing: CallTiming = {};
-  readonly result: Promise<DraftOut>;
-  private latest: unknown;
-  private listener?: (partial: unknown) => void;
-  private readonly ctrl = new AbortController();
-
+/** One draft request in flight (its replies kept for a listener that comes late). */
+export class DraftCall extends BufferedCall<DraftOut> {
   constructor(
     ctx: CallCtx,
     readonly request: DraftRequest,
   ) {
-    const onAbort = () => this.ctrl.abort(ctx.signal.reason);
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    this.timing.sentAt = performance.now();
-    this.timing.promptChars = JSON.stringify(request.messages).length;
-    this.result = ctx.llm
-      .json({
-        ...stage('draft', draftStage, request.queries ? {} : { sent: draftStepsOnly }),
-        messages: request.messages,
-        temperature: 0,
-        maxTokens: request.maxTokens,
-        signal: this.ctrl.signal,
-        onUsage: ctx.onUsage,
-        onPartial: (p) => {
-          this.timing.firstTokenAt ??= performance.now();
-          this.latest = p;
-          this.listener?.(p);
-        },
-      })
-      .finally(() => {
-        ctx.signal.removeEventListener('abort', onAbort);
-        this.timing.endedAt = performance.now();
-      });
-    // Sent before anyone awaits it: a failure waits for whoever takes the call (or was cancelled).
-    this.result.catch(() => undefined);
-  }
-
-  listen(fn: (partial: unknown) => void): void {
-    this.listener = fn;
-    if (this.latest !== undefined) fn(this.latest);
-  }
-
-  cancel(): void {
-    this.ctrl.abort();
+    super(ctx, { ...stage('draft', draftStage, request.queries ? {} : { sent: draftStepsOnly }), messages: request.messages, temperature: 0, maxTokens: request.maxTokens });
   }
 }
 

@@ -266,6 +266,7 @@ export function pageCheckSettledOf(partial: unknown): { citations: z.output<type
 }
 
 export type GateOut = z.output<typeof gateStage>;
+export type AnswerOut = z.output<typeof answerStage>;
 export type PageClaimsOut = z.output<typeof pageClaimsStage>;
 export type SearchesOut = z.output<typeof searchesStage>;
 export type ClaimsOut = z.output<typeof claimsStage>;

@@ -19,8 +19,9 @@ test('a follow-up continues the thread: resolved from it, shown as "Understood a
   await expect(runs).toHaveCount(2);
   await expect(panel.run(2).understoodAs).toContainText('Understood as: Where was Marie Curie born?');
   await expect(panel.run(2).answer).toContainText('born in Warsaw');
-  // The rewrite is what was drafted and searched.
-  expect(userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'draft')[1]?.body)).toContain('Question: Where was Marie Curie born?');
+  // The rewrite is what was drafted (last: the follow-up as typed may have been drafted beside the
+  // gate, and stopped when the gate rewrote it) and searched.
+  expect(userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'draft').at(-1)?.body)).toContain('Question: Where was Marie Curie born?');
 
   // Edit what was understood: the question is asked again as the user says, in the same thread.
   await panel.run(2).button('Edit').click();

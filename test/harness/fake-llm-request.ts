@@ -38,6 +38,14 @@ export function schemaNamed(system: string): string | undefined {
 }
 
 
+/** The stages of a run the gate answered unaided, without the draft sent beside the gate
+ * ("Faster answers", ask.ts draftBesideGate), which the decision stopped: with a model that answers
+ * at once, whether it reached the server first is chance. There is at most one. */
+export function withoutBesideDraft(stages: readonly (string | undefined)[]): (string | undefined)[] {
+  if (stages.filter((s) => s === 'draft').length > 1) throw new Error(`More than one draft beside the gate: ${stages.join(', ')}`);
+  return stages.filter((s) => s !== 'draft');
+}
+
 /** For `.filter`: all but the answer written beside the last step's revision (answer-beside.ts).
  * That call races the revision: with a model that answers at once, whether it reaches the server
  * before the revision has made it moot is chance. Tests of other things count calls without it;
