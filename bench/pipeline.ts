@@ -72,6 +72,8 @@ export interface QuestionRow {
 export interface SpeculationRow {
   id: string;
   changed: number;
+  /** Which steps changed (0-based). */
+  steps: number[];
   speculate: boolean;
   ratify: RatifyMetrics;
 }
@@ -309,8 +311,9 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
         specTasks.push(async () => {
           // Each run is a fresh worker: what one run learnt about the endpoint does not carry over.
           resetSpeculationPolicy();
-          const ratify = await runRatifyFor(q, `spec:${q.id}:${changed}:${speculate}`, 0.2, DEFAULT_SETTINGS.pipeline.betaThreshold, { speculate, changed: changedSteps(q.id, changed, o.steps) });
-          speculation.push({ id: q.id, changed, speculate, ratify });
+          const steps = changedSteps(q.id, changed, o.steps);
+          const ratify = await runRatifyFor(q, `spec:${q.id}:${changed}:${speculate}`, 0.2, DEFAULT_SETTINGS.pipeline.betaThreshold, { speculate, changed: steps });
+          speculation.push({ id: q.id, changed, steps: [...steps].sort((a, b) => a - b), speculate, ratify });
         });
 
   // Warm-up (JIT, first connections) on one short gated run, not measured.

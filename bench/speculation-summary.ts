@@ -34,9 +34,32 @@ export interface SpeculationCell {
   wallVsReference: number;
 }
 
+/** With 1 step changed (speculative): how much longer the answer took than the same question with
+ * nothing changed, by which step changed (0-based). Where the change falls decides what it costs:
+ * the last step's own revision writes the answer; an earlier step with a lean prompt (chain.ts)
+ * writes only the next step's query, so one more search and revision follow in sequence. */
+export interface ChangeCost {
+  step: number;
+  runs: number;
+  extraMs: number;
+}
+
 export interface SpeculationSummary {
   cells: SpeculationCell[];
+  oneChangedByStep: ChangeCost[];
   targets: { name: string; target: string; measured: number; pass: boolean }[];
+}
+
+export function oneChangedByStep(rows: SpeculationRow[]): ChangeCost[] {
+  const unchanged = new Map(rows.filter((r) => r.changed === 0 && r.speculate && r.ratify.ok).map((r) => [r.id, r.ratify.wallMs]));
+  const extra = new Map<number, number[]>();
+  for (const r of rows) {
+    const base = unchanged.get(r.id);
+    const step = r.steps[0];
+    if (r.changed !== 1 || !r.speculate || !r.ratify.ok || base === undefined || step === undefined) continue;
+    extra.set(step, [...(extra.get(step) ?? []), r.ratify.wallMs - base]);
+  }
+  return [...extra].sort(([a], [b]) => a - b).map(([step, xs]) => ({ step, runs: xs.length, extraMs: mean(xs) }));
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -83,7 +106,7 @@ export function summarizeSpeculation(rows: SpeculationRow[], reference: Question
     targets.push({ name: 'all 6 changed: wall, speculative / sequential', target: `≤ ${T.wallVsSequential}`, measured: all.wallMs / seq.wallMs, pass: all.wallMs / seq.wallMs <= T.wallVsSequential });
     targets.push({ name: 'all 6 changed: LLM calls, speculative / sequential', target: `≤ ${T.callsVsSequential}`, measured: all.calls / seq.calls, pass: all.calls / seq.calls <= T.callsVsSequential });
   }
-  return { cells, targets };
+  return { cells, oneChangedByStep: oneChangedByStep(rows), targets };
 }
 
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -106,6 +129,9 @@ export function formatPart5(p: SpeculationSummary): string {
   );
   const failed = p.cells.filter((c) => c.failed).map((c) => `${c.changed}/${c.speculate ? 'spec' : 'seq'}: ${c.failed}`);
   const off = p.cells.filter((c) => c.turnedOff).map((c) => `${c.changed}/${c.speculate ? 'spec' : 'seq'}: ${c.turnedOff}`);
+  const byStep = p.oneChangedByStep.length
+    ? `\n1 of 6 changed, time over the same question unchanged, by the step that changed: ${p.oneChangedByStep.map((c) => `step ${c.step + 1} +${s1(c.extraMs)} (${c.runs})`).join(', ')}`
+    : '';
   const targets = p.targets.map((x) => `  ${x.pass ? 'PASS' : 'MISS'}  ${x.name}: ${x.name.includes('ms') ? n0(x.measured) : x.measured.toFixed(3)} (target ${x.target})`).join('\n');
-  return `${main}${failed.length ? `\nfailed runs: ${failed.join(', ')}` : ''}${off.length ? `\nruns where speculation turned itself off: ${off.join(', ')}` : ''}\ntargets:\n${targets}`;
+  return `${main}${byStep}${failed.length ? `\nfailed runs: ${failed.join(', ')}` : ''}${off.length ? `\nruns where speculation turned itself off: ${off.join(', ')}` : ''}\ntargets:\n${targets}`;
 }
