@@ -1,7 +1,8 @@
 /** One run's calls and retrievals on a timeline, for work on the critical path:
  *
- *   npx tsx bench/timeline.ts [questions=2] [steps changed=0]
+ *   npx tsx bench/timeline.ts [questions=2] [steps changed=0] [gate confidence=0.2]
  *
+ * (A confidence of 0.5 or more is a question the gate answers unaided, as in part 2.)
  * Part 1's questions, latency model (speed 1) and scripted model, "Faster answers" on; for each
  * run, every LLM call as "stage sent → first reply → end (tokens in/out)", every retrieval as
  * "sent → end", and when the run's main events came, in ms since the question. */
@@ -24,11 +25,12 @@ const SHOWN = new Set(['gate', 'web-plan', 'draft', 'step-done', 'answer']);
 const o = { ...DEFAULT_OPTIONS, speed: 1 };
 const questions = Number(process.argv[2] ?? 2);
 const changed = Number(process.argv[3] ?? 0);
+const beta = Number(process.argv[4] ?? 0.2);
 const { server, responders } = await startKeyedLlm(o);
 try {
   for (const q of loadQuestions(questions, o.steps, o.data)) {
     resetSpeculationPolicy();
-    responders.set('timeline', ratifyResponder(q, Number(process.env.BETA ?? 0.2), changedSteps(q.id, changed, o.steps)));
+    responders.set('timeline', ratifyResponder(q, beta, changedSteps(q.id, changed, o.steps)));
     const client = createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: '', timeoutMs: 300_000 }, { fetch: freshConnectionFetch({ 'x-bench-run': 'timeline' }), maxRetries: 0 });
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);

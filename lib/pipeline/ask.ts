@@ -124,7 +124,6 @@ async function answerAfterGate(ctx: Ctx, gate: GateDecision, early: { draft?: Ea
   await answerWithRat(ctx, question, { page: input.page, maxSteps: ctx.settings.maxSteps, early: early.draft });
 }
 
-
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strs = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
 

@@ -14,17 +14,17 @@ export type AnswerCall = BufferedCall<AnswerOut>;
 /** A decision to answer unaided is final once shown (ask-gate.ts): its answer is sent then, beside
  * the gate's last field, not after it (its reply is shown once the gate has ended). Not for a model
  * that answers one request at a time: there it would only queue behind the gate. */
-export function earlyAnswerFor(ctx: Ctx, d: GateDecision): BufferedCall<AnswerOut> | undefined {
+export function earlyAnswerFor(ctx: Ctx, d: GateDecision): AnswerCall | undefined {
   if (d.retrieve || (d.label === 'ambiguous' && d.parts?.length) || ctx.llm.serial) return undefined;
   const input = ctx.run().input;
   return answerCall(ctx, d.rewritten ?? input.text.trim(), input.page);
 }
 
-function answerCall(ctx: Ctx, question: string, page: PageContext | undefined): BufferedCall<AnswerOut> {
+function answerCall(ctx: Ctx, question: string, page: PageContext | undefined): AnswerCall {
   return new BufferedCall(ctx, { ...stage('answer', answerStage, { fromText: proseAnswer }), messages: answerMessages(question, page), temperature: 0, maxTokens: 1200 });
 }
 
-export async function directAnswer(ctx: Ctx, question: string, page: PageContext | undefined, stream: boolean, started?: BufferedCall<AnswerOut>): Promise<string> {
+export async function directAnswer(ctx: Ctx, question: string, page: PageContext | undefined, stream: boolean, started?: AnswerCall): Promise<string> {
   const shown = new DeltaTracker();
   // No evidence was given, so no marker is valid: any "[n]" the model writes stays text.
   const markers = new MarkerStream(new Map());

@@ -1,5 +1,5 @@
-/** When revisions may overlap the draft, the draft of the question as typed is sent right behind
- * the gate's request, and the draft a decision calls for otherwise as soon as it is written; the
+/** When revisions may overlap the draft, the draft of the question as typed is sent once the
+ * gate's reply has begun, and the draft a decision calls for otherwise as soon as it is written; the
  * answer is the one the sequential schedule gives, and a draft sent early is kept only for
  * exactly the request the run then builds. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
