@@ -15,6 +15,9 @@ const NO_TEST_IMPORTS = [{ group: ['**/test/**', '@/test/**', '~/test/**'], mess
 // folders in layers below their own; components/ and entrypoints/ sit on top of all of them.
 const WEB_QUERY_MESSAGE = 'Only lib/core/flow.ts toWebQuery makes a WebQuery: what reaches web search is decided by the origins of the text (SECURITY.md).';
 const WEB_QUERY_CASTS = ['TSAsExpression', 'TSTypeAssertion', 'TSSatisfiesExpression'].map((node) => ({ selector: `${node} > TSTypeReference[typeName.name='WebQuery']`, message: WEB_QUERY_MESSAGE }));
+// An 'abort' listener added after the signal fired never runs (a call sent after a wait, by a run
+// cancelled meanwhile): lib/core/abort.ts followAbort looks first.
+const ABORT_LISTENER = { selector: "CallExpression[callee.property.name='addEventListener'][arguments.0.value='abort']", message: "Use followAbort (lib/core/abort.ts): an 'abort' listener added after the signal fired never runs." };
 const LAYERS = [['core'], ['net', 'i18n'], ['settings'], ['llm'], ['retrieval'], ['store'], ['pipeline'], ['runs', 'export', 'page-marks'], ['browser']];
 const UPWARD = "imports go one way only, from a layer to the layers below it (ARCHITECTURE.md)";
 /** An import of one of `folders` of lib/, by alias (`@/lib/x`) or relative path (`../x`, `../../lib/x`). */
@@ -74,9 +77,19 @@ export default tseslint.config(
     },
   },
   {
+    files: ['lib/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ...WEB_QUERY_CASTS, ABORT_LISTENER] },
+  },
+  {
     // The one place that makes a WebQuery.
     files: ['lib/core/flow.ts'],
-    rules: { 'no-restricted-syntax': 'off' },
+    rules: { 'no-restricted-syntax': ['error', ABORT_LISTENER] },
+  },
+  {
+    // The one place that listens for 'abort'.
+    files: ['lib/core/abort.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...WEB_QUERY_CASTS] },
   },
   {
     // Shipped code outside the adapters: no browser APIs, nothing from test/.

@@ -2,6 +2,9 @@
  *
  *   npx tsx bench/timeline.ts [questions=2] [steps changed=0] [gate confidence=0.2]
  *
+ * ("Steps changed" is a count, the steps part 5 would pick, or the steps themselves as
+ * "@1,4", 0-based.)
+ *
  * (A confidence of 0.5 or more is a question the gate answers unaided, as in part 2.)
  * Part 1's questions, latency model (speed 1) and scripted model, "Faster answers" on; for each
  * run, every LLM call as "stage sent → first reply → end (tokens in/out)", every retrieval as
@@ -20,17 +23,25 @@ import { loadQuestions } from './questions';
 import { questionLibrary, ratifyResponder, withSearchLatency } from './ratify-run';
 import { freshConnectionFetch } from './transport';
 
-const SHOWN = new Set(['gate', 'web-plan', 'draft', 'step-done', 'answer']);
+const SHOWN = new Set(['gate', 'web-plan', 'draft', 'step-done', 'answer', 'speculation']);
+
+/** " step 3" for a revision (its position line), else nothing. */
+const stepOf = (req: JsonRequest<unknown>): string => {
+  const user = req.messages.at(-1)?.content;
+  const m = typeof user === 'string' ? /^Current step: (\d+)/m.exec(user) : null;
+  return m ? ` step ${m[1]}` : '';
+};
 
 const o = { ...DEFAULT_OPTIONS, speed: 1 };
 const questions = Number(process.argv[2] ?? 2);
-const changed = Number(process.argv[3] ?? 0);
+const changedArg = process.argv[3] ?? '0';
+const stepsChanged = (id: string): Set<number> => (changedArg.startsWith('@') ? new Set(changedArg.slice(1).split(',').map(Number)) : changedSteps(id, Number(changedArg), o.steps));
 const beta = Number(process.argv[4] ?? 0.2);
 const { server, responders } = await startKeyedLlm(o);
 try {
   for (const q of loadQuestions(questions, o.steps, o.data)) {
     resetSpeculationPolicy();
-    responders.set('timeline', ratifyResponder(q, beta, changedSteps(q.id, changed, o.steps)));
+    responders.set('timeline', ratifyResponder(q, beta, stepsChanged(q.id)));
     const client = createLlmClient({ preset: 'custom', baseURL: server.baseURL, apiKey: 'bench', model: 'fake-llm', embeddingModel: '', timeoutMs: 300_000 }, { fetch: freshConnectionFetch({ 'x-bench-run': 'timeline' }), maxRetries: 0 });
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
@@ -48,7 +59,7 @@ try {
             req.onPartial?.(p);
           },
           onUsage: (u) => {
-            lines.push(`${req.stage ?? '?'} ${sent} → ${first ?? '-'} → ${ms()} (${u.inputTokens} in, ${u.outputTokens} out)`);
+            lines.push(`${req.stage ?? '?'}${stepOf(req)} ${sent} → ${first ?? '-'} → ${ms()} (${u.inputTokens} in, ${u.outputTokens} out)`);
             req.onUsage?.(u);
           },
         });
@@ -70,7 +81,7 @@ try {
       library,
       settings,
       emit: (ev) => {
-        if (SHOWN.has(ev.type)) events.push(`${ev.type}${ev.type === 'step-done' ? ` #${ev.index}` : ''} ${ms()}`);
+        if (SHOWN.has(ev.type)) events.push(`${ev.type}${'index' in ev ? ` #${ev.index}` : ''}${ev.type === 'speculation' ? ` ${ev.outcome}` : ''} ${ms()}`);
       },
     });
     console.log(`${q.id}: ${run.status} in ${ms()} ms`);

@@ -6,6 +6,7 @@
  * same name: the client tells a full context window (QuotaExceededError) from an abort by name. */
 import { measureUsage, type Availability, type LanguageModelSession, type LanguageModelStatic, type LanguageOptions } from './builtin-availability';
 import type { ChatMessage } from './types';
+import { followAbort } from '../core/abort';
 
 /** The part of a runtime Port both ends use (browser.runtime.Port satisfies it). */
 export interface PortLike {
@@ -200,9 +201,10 @@ class RemotePort {
     if (signal?.aborted) throw abortError();
     const p = await this.connected();
     const id = this.nextId++;
+    let unfollow = () => {};
     const settle = () => {
       this.pending.delete(id);
-      signal?.removeEventListener('abort', onAbort);
+      unfollow();
     };
     const stop = (remote: boolean) => {
       if (!this.pending.has(id)) return;
@@ -226,8 +228,9 @@ class RemotePort {
         handlers.onGone(e);
       },
     });
-    signal?.addEventListener('abort', onAbort);
-    p.postMessage(make(id));
+    // Cancelled while connecting: stopped at once, never sent.
+    unfollow = followAbort(signal, onAbort);
+    if (this.pending.has(id)) p.postMessage(make(id));
     return stop;
   }
 

@@ -13,6 +13,7 @@ import { explainUnreachable } from './unreachable';
 import { apiFetch as noRedirects } from '../net/api-fetch';
 import { addUsage, emptyUsage, type Usage } from '../core/usage';
 import type { CallUsage, ChatRequest, JsonRequest, JsonSchema, LlmClient } from './types';
+import { followAbort } from '../core/abort';
 
 export interface LlmClientOptions {
   /** Abort a stream that sends nothing for this long (the SDK's time-out does not cover it). */
@@ -303,16 +304,14 @@ function withSchemaInPrompt(messages: ChatRequest['messages'], name: string, sch
 
 function sleep(ms: number, signal: AbortSignal | undefined, stage: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new LlmError({ code: 'cancelled', message: 'Cancelled.', stage }));
     const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unfollow();
       resolve();
     }, ms);
-    const onAbort = () => {
+    const unfollow = followAbort(signal, () => {
       clearTimeout(t);
       reject(new LlmError({ code: 'cancelled', message: 'Cancelled.', stage }));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    });
   });
 }
 

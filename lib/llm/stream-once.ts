@@ -6,6 +6,7 @@ import { classifyLlmError, isApiError, LlmError } from './errors';
 import { ThinkSplitter } from './thinking';
 import { estimateTokens } from './fit';
 import type { CallUsage, ChatRequest } from './types';
+import { followAbort } from '../core/abort';
 
 export interface AttemptOptions {
   sdk: OpenAI;
@@ -54,8 +55,7 @@ export async function streamOnce(o: AttemptOptions): Promise<string> {
   const { req, settings } = o;
   if (req.signal?.aborted) throw cancelled(req.stage);
   const ctrl = new AbortController();
-  const onAbort = () => ctrl.abort();
-  req.signal?.addEventListener('abort', onAbort, { once: true });
+  const unfollow = followAbort(req.signal, () => ctrl.abort());
   const watch = new Watchdog(o, ctrl);
   const started = Date.now();
   const got = new Received(o);
@@ -76,7 +76,7 @@ export async function streamOnce(o: AttemptOptions): Promise<string> {
     throw watch.ended() ?? (err instanceof LlmError ? err : new AttemptError(classifyLlmError(err, settings.baseURL, req.stage, settings.preset), false, refusalOf(err)));
   } finally {
     watch.stop();
-    req.signal?.removeEventListener('abort', onAbort);
+    unfollow();
     o.onUsage(got.usage(Date.now() - started, ok));
   }
 }

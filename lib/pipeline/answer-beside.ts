@@ -16,6 +16,7 @@ import type { AliasMap } from './citations';
 import type { Ctx } from './context';
 import { MarkerStream } from './sources';
 import { answerStage, proseAnswer, stage } from './stages';
+import { followAbort } from '../core/abort';
 
 export type AnswerWriter = 'revision' | 'beside';
 
@@ -102,8 +103,7 @@ export class AnswerBeside {
     private readonly show: AnswerShow,
   ) {
     this.answer = new Promise((r) => (this.resolve = r));
-    const onAbort = () => this.ctrl.abort();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const unfollow = followAbort(ctx.signal, () => this.ctrl.abort());
     this.ended = ctx.llm
       .json({
         ...stage('final-answer', answerStage, { fromText: proseAnswer }),
@@ -127,7 +127,7 @@ export class AnswerBeside {
         },
       )
       .finally(() => {
-        ctx.signal.removeEventListener('abort', onAbort);
+        unfollow();
         this.settle();
       });
   }

@@ -14,34 +14,55 @@ afterEach(async () => {
 const Q = { text: 'Tell me about Marie Curie.' };
 
 describe('RAT causal revision', () => {
-  it('builds the query for step i from the revised steps 1..i-1, not from the draft (sequential schedule)', async () => {
-    world = await startWorld({
-      steps: ['Marie Curie was born in Krakow in 1870.', 'She married Pierre Curie.', 'She discovered radium.'],
-      facts: [
-        { step: 0, phrase: 'born 7 November 1867 in Warsaw', revised: 'Marie Curie was born in Warsaw on 7 November 1867.' },
-        { step: 1, phrase: 'married Maria Skłodowska in 1895', revised: 'She married Pierre Curie in 1895.' },
-        { step: 2, phrase: 'radium and polonium' },
-      ],
-    });
+  const CURIE_STEPS = ['Marie Curie was born in Krakow in 1870.', 'She married Pierre Curie.', 'She discovered radium.'];
+  const CURIE_FACTS = [
+    { step: 0, phrase: 'born 7 November 1867 in Warsaw', revised: 'Marie Curie was born in Warsaw on 7 November 1867.' },
+    { step: 1, phrase: 'married Maria Skłodowska in 1895', revised: 'She married Pierre Curie in 1895.' },
+    { step: 2, phrase: 'radium and polonium' },
+  ];
+  const REVISED = ['Marie Curie was born in Warsaw on 7 November 1867.', 'She married Pierre Curie in 1895.', 'She discovered radium.'];
+
+  it('builds the query for step i from the revised steps 1..i-1, not from the draft (sequential schedule; the sources are open tabs)', async () => {
+    world = await startWorld({ steps: CURIE_STEPS, facts: CURIE_FACTS });
     const lib = curieLibrary();
     const r = await runOnce(world, Q, lib, { settings: { speculate: false } });
     const used = r.run.steps.map((s) => s.queries[0]?.query ?? '');
     // The sources are open tabs: the draft writes no queries (draft-queries.ts), the step's own
-    // words rank them.
-    expect(used[0]).toBe(fallbackQuery('Marie Curie was born in Krakow in 1870.', Q.text));
-    expect(used[1]).toContain('born in Warsaw on 7 November 1867'); // rewritten from T*1
-    expect(used[1]).not.toContain('Krakow');
-    expect(used[2]).toContain('married Pierre Curie in 1895'); // rewritten from T*2
+    // words rank them, and what a revision brought in is added to the later steps' queries.
+    expect(used[0]).toBe(fallbackQuery(CURIE_STEPS[0] ?? '', Q.text));
+    expect(used[1]).toBe(`${fallbackQuery(CURIE_STEPS[1] ?? '', Q.text)} Warsaw 7 November 1867`); // from T*1
+    expect(used[2]).toBe(`${fallbackQuery(CURIE_STEPS[2] ?? '', Q.text)} 1895 Warsaw 7 November 1867`); // T*2's first, then T*1's
+    for (const q of used.slice(1)) expect(q).not.toContain('Krakow');
     // Each query the steps used went to the library.
     for (const q of used) expect(lib.requests.map((x) => x.query)).toContain(q);
+    // The revisions write no queries: their prompts show no later step and ask for none.
+    const revisions = world.server.chatRequests().filter((q) => q.stage === 'revise');
+    for (const rq of revisions) expect(JSON.stringify(rq.body)).not.toContain('nextQueries');
     // Each revision sees the earlier revised steps as fixed context and writes only its own step.
-    const third = world.server.chatRequests().filter((q) => q.stage === 'revise')[2]?.body as { messages: { content: string }[] };
+    const third = revisions[2]?.body as { messages: { content: string }[] };
     expect(third.messages[1]?.content).toMatch(/Steps so far \(fixed\):\n1\. Marie Curie was born in Warsaw on 7 November 1867\.\n2\. She married Pierre Curie in 1895\.\n/);
     expect(third.messages[1]?.content).not.toContain('Krakow');
-    expect(r.run.steps.map((s) => s.revised)).toEqual(['Marie Curie was born in Warsaw on 7 November 1867.', 'She married Pierre Curie in 1895.', 'She discovered radium.']);
-    // Events: the draft plans every query; a step that changed is committed as soon as its text,
-    // citations and judgement have streamed, "pending" until it has rewritten the later queries
-    // (a checkpoint is taken at both).
+    expect(r.run.steps.map((s) => s.revised)).toEqual(REVISED);
+    // Events: the draft plans every query; a step's query made again from the revisions before it
+    // is said when the step starts; nothing waits for queries ("pending").
+    const order = r.events
+      .filter((e) => (e.type === 'query' && e.round === 1) || e.type === 'step-done' || e.type === 'next-queries')
+      .map((e) => `${e.type}:${'index' in e ? e.index : ''}${e.type === 'step-done' && e.queriesPending ? ' pending' : ''}`);
+    expect(order).toEqual(['query:0', 'query:1', 'query:2', 'step-done:0', 'query:1', 'step-done:1', 'query:2', 'step-done:2']);
+  });
+
+  it('with web sources the model writes the queries: the draft plans them, a changed step rewrites the later ones (sequential schedule)', async () => {
+    world = await startWorld({ steps: CURIE_STEPS, facts: CURIE_FACTS });
+    const lib = { ...curieLibrary(), reach: { tabs: false, web: true } };
+    const r = await runOnce(world, Q, lib, { settings: { speculate: false } });
+    const used = r.run.steps.map((s) => s.queries[0]?.query ?? '');
+    expect(used[1]).toContain('born in Warsaw on 7 November 1867'); // rewritten by T*1
+    expect(used[2]).toContain('married Pierre Curie in 1895'); // rewritten by T*2
+    for (const q of used.slice(1)) expect(q).not.toContain('Krakow');
+    for (const q of used) expect(lib.requests.map((x) => x.query)).toContain(q);
+    expect(r.run.steps.map((s) => s.revised)).toEqual(REVISED);
+    // A step that changed is committed as soon as its text, citations and judgement have
+    // streamed, "pending" until it has rewritten the later queries (a checkpoint is taken at both).
     const order = r.events
       .filter((e) => (e.type === 'query' && e.round === 1) || e.type === 'step-done' || e.type === 'next-queries')
       .map((e) => `${e.type}:${'index' in e ? e.index : ''}${e.type === 'step-done' && e.queriesPending ? ' pending' : ''}${e.type === 'next-queries' ? ` ${e.queries.map((q) => q.index).join(',')}` : ''}`);

@@ -25,7 +25,7 @@ import { runGate } from './ask-gate';
 import { primaryPageLibrary } from './page-source';
 import { draftMessages, fallbackQuery, finalAnswerMessages, reviseMessages } from './prompts';
 import { buildSources, citedEvidence, citedIds } from './sources';
-import { type DraftOut, reviseFinalStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
+import { type DraftOut, reviseFinalStage, reviseNoQueriesStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../core/passage';
 import { libraryCatalogue } from './catalogue';
 import { draftWritesQueries } from './draft-queries';
@@ -143,6 +143,7 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
         later: a.later.map((s) => s.draft),
         lean: a.lean,
         rewriteLater: a.rewriteLater,
+        modelQueries: a.modelQueries,
         query: a.query,
         round: a.round,
         finalRound: a.finalRound,
@@ -174,12 +175,14 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
           onPartial: (p) => {
             const o = (p ?? {}) as Record<string, unknown>;
             const settled = reviseSettledOf(o);
+            // The revision is complete once the field after it has started (the queries, or the
+            // citations in a reply that writes none); the queries, once the citations have.
+            const afterRevised = a.modelQueries ? 'nextQueries' : 'citations';
             partial({
               kept: typeof o.kept === 'boolean' ? o.kept : undefined,
               revised: str(o.revised),
-              nextQueries: strs(o.nextQueries),
-              // The revision is complete once the queries have started; they, once the citations have.
-              ...('nextQueries' in o ? { revisedText: stripMarkers(str(o.revised)?.trim() ?? '') } : {}),
+              nextQueries: a.modelQueries ? strs(o.nextQueries) : 'citations' in o ? [] : undefined,
+              ...(afterRevised in o ? { revisedText: stripMarkers(str(o.revised)?.trim() ?? '') } : {}),
               queriesDone: 'citations' in o,
               final: str(o.answer),
               sufficient: typeof o.sufficient === 'boolean' ? o.sufficient : undefined,
@@ -187,7 +190,11 @@ function ratCaller(ctx: Ctx, question: string, page: PageContext | undefined, ca
             });
           },
         });
-      const out = a.withFinal ? { ...(await call(stage('revise', reviseFinalStage))), nextQueries: [] } : { ...(await call(stage('revise', reviseStage))), answer: '' };
+      const out = a.withFinal
+        ? { ...(await call(stage('revise', reviseFinalStage))), nextQueries: [] }
+        : a.modelQueries
+          ? { ...(await call(stage('revise', reviseStage))), answer: '' }
+          : { ...(await call(stage('revise', reviseNoQueriesStage))), nextQueries: [], answer: '' };
       return { ...settledStep(out), nextQueries: out.nextQueries, final: out.answer };
     },
   };
@@ -301,12 +308,14 @@ async function answerWithRat(ctx: Ctx, question: string, opts: RatOptions): Prom
   // A single question's steps are revised as the draft streams (sub-questions draft at the same
   // time, and their steps are numbered only when each draft ends).
   const pipelined = single && !speculationOff(ctx);
-  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page, catalogue), streamFinal: single, verify: false, pipelined });
   const drafted = stepsOfPart(ctx.run(), opts.part).length > 0;
+  const request = drafted ? undefined : draftRequest(ctx, question, opts.page, opts.maxSteps, opts.context, catalogue);
+  // Step queries are the model's where its draft writes them (./draft-queries.ts).
+  const modelQueries = request?.queries ?? draftWritesQueries(ctx.run().origins ?? UNKNOWN_ORIGINS, question, catalogue);
+  const chain = newChain(ctx, { question, part: opts.part, caller: ratCaller(ctx, question, opts.page, catalogue), streamFinal: single, verify: false, pipelined, modelQueries });
   let final: FinalOutput | undefined;
-  if (drafted) final = await runChain(ctx, chain);
+  if (!request) final = await runChain(ctx, chain);
   else {
-    const request = draftRequest(ctx, question, opts.page, opts.maxSteps, opts.context, catalogue);
     // The draft sent beside the gate, if the gate's decision calls for exactly that draft.
     const started = early ? await early.take(request) : undefined;
     final = await draftAndRevise(ctx, chain, () => draft(ctx, chain, question, opts.part, opts.maxSteps, request, started));

@@ -4,6 +4,7 @@
 import type { JsonRequest } from '../llm/types';
 import type { Ctx } from './context';
 import type { CallTiming } from './draft-feed';
+import { followAbort } from '../core/abort';
 
 export type CallCtx = Pick<Ctx, 'llm' | 'signal' | 'onUsage'>;
 
@@ -15,9 +16,7 @@ export class BufferedCall<T> {
   private readonly ctrl = new AbortController();
 
   constructor(ctx: CallCtx, req: Omit<JsonRequest<T>, 'signal' | 'onUsage' | 'onPartial'>) {
-    const onAbort = () => this.ctrl.abort(ctx.signal.reason);
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const unfollow = followAbort(ctx.signal, () => this.ctrl.abort(ctx.signal.reason));
     this.timing.sentAt = performance.now();
     this.timing.promptChars = JSON.stringify(req.messages).length;
     this.result = ctx.llm
@@ -32,7 +31,7 @@ export class BufferedCall<T> {
         },
       })
       .finally(() => {
-        ctx.signal.removeEventListener('abort', onAbort);
+        unfollow();
         this.timing.endedAt = performance.now();
       });
     // Sent before anyone awaits it: a failure waits for whoever takes the call (or was cancelled).

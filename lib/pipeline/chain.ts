@@ -18,6 +18,13 @@
  * written from the steps as they stand, and no call more than the chain that is not pipelined).
  * Every other step sees the later drafts, and writes their queries if it changes.
  *
+ * Model-written queries are for a chain whose draft writes them (./draft-queries.ts: a query that
+ * may search the web, or a source in another language). Otherwise every step's query is made
+ * from its own words (prompts.ts fallbackQuery) and only ranks text on this computer: a step that
+ * changes writes no queries, its prompt shows no later steps and no count (it can be built while
+ * the draft streams, whatever changed before it), and the later steps keep their queries and
+ * evidence; they are revised again from the changed step only.
+ *
  * What differs between the two modes is the step caller (the prompt and reply of one step). */
 import { LlmError } from '../llm/errors';
 import type { ChatMessage } from '../llm/types';
@@ -42,6 +49,8 @@ export interface StepCallArgs {
   lean: boolean;
   /** The step before changed with a lean prompt: this one writes every later step's query. */
   rewriteLater: boolean;
+  /** The step writes the later steps' queries if it changes (the chain's `modelQueries`). */
+  modelQueries: boolean;
   /** The steps before this one, as they stand. */
   before: StepState[];
   query: string;
@@ -111,6 +120,9 @@ export interface Chain {
   pipelined: boolean;
   /** The draft, while it streams into this chain. */
   feed?: DraftFeed;
+  /** Step queries are the model's: the draft writes them and a step that changes rewrites the
+   * later ones (see above); else each is made from the step's own words. */
+  modelQueries: boolean;
 }
 
 /** The draft still streams: the steps known so far are none of them the last. */
@@ -134,9 +146,9 @@ export function isBadOutput(err: unknown): boolean {
   return err instanceof LlmError && err.info.code === 'bad-output';
 }
 
-export function newChain(ctx: Ctx, c: Omit<Chain, 'cache' | 'pipelined' | 'feed'> & { origin?: PageContext; pipelined?: boolean }): Chain {
-  const { origin, pipelined, ...rest } = c;
-  return { ...rest, pipelined: !!pipelined, cache: new RetrievalCache(ctx, origin) };
+export function newChain(ctx: Ctx, c: Omit<Chain, 'cache' | 'pipelined' | 'feed' | 'modelQueries'> & { origin?: PageContext; pipelined?: boolean; modelQueries?: boolean }): Chain {
+  const { origin, pipelined, modelQueries, ...rest } = c;
+  return { ...rest, pipelined: !!pipelined, modelQueries: modelQueries ?? true, cache: new RetrievalCache(ctx, origin) };
 }
 
 /** Revise the chain's steps in order, skipping those already done (resume). Returns the final

@@ -112,7 +112,7 @@ export async function checkPage(ctx: Ctx, input: RunInput): Promise<void> {
   const check = (index: number) => {
     const p = limit(async () => {
       if (failure.signal.aborted) return;
-      const chain: Chain = { question: '', caller, streamFinal: false, verify: true, cache, pipelined: false };
+      const chain: Chain = { question: '', caller, streamFinal: false, verify: true, cache, pipelined: false, modelQueries: true };
       try {
         await reviseStep(ctx, chain, [index], 0);
       } catch (err) {

@@ -6,6 +6,7 @@ import type { Library } from '../retrieval/types';
 import type { Passage } from '../core/passage';
 import type { PipelineSettings } from '../settings/schema';
 import type { Run, RunEvent, StepState } from '../core/run';
+import { followAbort } from '../core/abort';
 
 export interface Ctx {
   llm: LlmClient;
@@ -37,13 +38,12 @@ export function cancelled(stage?: string): LlmError {
  * store write must not hold a cancelled run past 1 s). */
 export async function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) throw cancelled();
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => (onAbort = () => reject(cancelled())));
-  signal.addEventListener('abort', onAbort, { once: true });
+  let unfollow = () => {};
+  const aborted = new Promise<never>((_, reject) => (unfollow = followAbort(signal, () => reject(cancelled()))));
   try {
     return await Promise.race([p, aborted]);
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    unfollow();
   }
 }
 

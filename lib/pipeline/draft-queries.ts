@@ -7,7 +7,8 @@
  * a source is in another language than the question (the query is written in both, prompts.ts
  * queryLanguageRule). Otherwise step queries only rank text on this computer (open tabs, and
  * the pages the gate's searches found), and the step's own words do that (prompts.ts
- * fallbackQuery); a step that changes still writes the later steps' queries, as before. */
+ * fallbackQuery); a step that changes then writes no queries either: the words its revision
+ * brought in are added to the later steps' (prompts.ts causalQuery, chain.ts). */
 import type { CatalogueEntry } from '../core/passage';
 import { networkSafe, type TextOrigin } from '../core/flow';
 import { guessLanguage } from '../core/text';

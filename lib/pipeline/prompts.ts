@@ -191,6 +191,8 @@ export interface ReviseInput {
   /** The step before this one changed but wrote the next step's query only (a lean prompt): this
    * step writes the later steps' queries whether or not it changes. */
   rewriteLater?: boolean;
+  /** The step writes the later steps' queries if it changes (chain.ts); else `later` is empty. */
+  modelQueries?: boolean;
   query: string;
   round: number;
   /** This is the last round allowed for this step. */
@@ -214,6 +216,7 @@ const NEXT_QUERY =
 const ALL_LATER_QUERIES = `"nextQueries": one short, specific web search query for each later step (shown below), in order, built from the question, the steps as they now stand including this one, and that step's draft, ${MARK.allLaterQueries} (the step before it changed, and the later steps' queries were written before that).`;
 
 function laterQueriesRule(x: ReviseInput): string {
+  if (x.modelQueries === false) return '';
   return x.lean ? NEXT_QUERY : x.rewriteLater ? ALL_LATER_QUERIES : LATER_QUERIES;
 }
 
@@ -356,16 +359,42 @@ export function composeMessages(question: string, parts: { heading: string; body
 /** A search query made without the model (when the model's own query is missing): the step's
  * words first, then the question's, trimmed to what a search box takes. */
 export function fallbackQuery(step: string, question: string, maxWords = 16): string {
-  const words = (s: string) => s.replace(/\[[A-Za-z]?\d+\]/g, ' ').split(/\s+/).filter((w) => w.replace(/[\p{P}\p{S}]/gu, '').length > 0);
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const w of [...words(step), ...words(question)]) {
-    const k = w.toLowerCase().replace(/[\p{P}\p{S}]/gu, '');
+  for (const w of [...queryWords(step), ...queryWords(question)]) {
+    const k = wordKey(w);
     if (seen.has(k) || STOPWORDS.has(k)) continue;
     seen.add(k);
     out.push(w.replace(/^[\p{P}]+|[\p{P}]+$/gu, ''));
     if (out.length >= maxWords) break;
   }
   return out.join(' ') || question.slice(0, 200);
+}
+
+const queryWords = (s: string) => s.replace(/\[[A-Za-z]?\d+\]/g, ' ').split(/\s+/).filter((w) => w.replace(/[\p{P}\p{S}]/gu, '').length > 0);
+const wordKey = (w: string) => w.toLowerCase().replace(/[\p{P}\p{S}]/gu, '');
+
+/** Words a step's query takes from the revisions before it. */
+const CORRECTION_WORDS = 8;
+
+/** A step's planned query (`base`: the draft's, or made from the step's own words), followed by
+ * what the revisions of the steps before it brought in: the words a revised step has and its
+ * draft had not, the latest revision's first. So a correction reaches the later steps' searches
+ * (causal queries, RAT Algorithm 1) without the model writing them; with nothing revised before
+ * it, the planned query itself (and the same again if `base` already has them). */
+export function causalQuery(base: string, before: readonly { draft: string; revised?: string }[]): string {
+  const seen = new Set(queryWords(base).map(wordKey));
+  const extra: string[] = [];
+  for (const s of [...before].reverse()) {
+    if (s.revised === undefined) continue;
+    const drafted = new Set(queryWords(s.draft).map(wordKey));
+    for (const w of queryWords(s.revised)) {
+      const k = wordKey(w);
+      if (extra.length >= CORRECTION_WORDS || !k || seen.has(k) || drafted.has(k) || STOPWORDS.has(k)) continue;
+      seen.add(k);
+      extra.push(w.replace(/^[\p{P}]+|[\p{P}]+$/gu, ''));
+    }
+  }
+  return extra.length ? `${base} ${extra.join(' ')}` : base;
 }
 

@@ -4,6 +4,7 @@ import { applyEvent, newRun } from './run-state';
 import { canResume, executeRun } from './run';
 import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld, notBeside } from '../../test/harness/pipeline-world.ts';
 import type { Run, RunEvent } from '../core/run';
+import type { Library } from '../retrieval/types';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -18,17 +19,20 @@ const facts = [
   { step: 2, phrase: 'radium and polonium' },
 ];
 const Q = { text: 'Tell me about Marie Curie.' };
+/** Web sources only: the model writes the step queries, and a step that changes rewrites the later
+ * ones (chain.ts), so a run can stop between a step and its queries. */
+const webCurie = () => ({ ...curieLibrary(), reach: { tabs: false, web: true } });
 
 /** A run's first life, sequential, checkpointed at step-done and next-queries as the worker
  * does, until `dies(event)`: the last checkpoint. */
-async function firstLife(w: TestWorld, dies: (ev: RunEvent) => boolean, saves: (ev: RunEvent) => boolean = (ev) => ev.type === 'step-done' || ev.type === 'next-queries'): Promise<Run | undefined> {
+async function firstLife(w: TestWorld, dies: (ev: RunEvent) => boolean, saves: (ev: RunEvent) => boolean = (ev) => ev.type === 'step-done' || ev.type === 'next-queries', library: Library = webCurie()): Promise<Run | undefined> {
   let checkpoint: Run | undefined;
   let live = newRun('r1', 'ask', Q, 0);
   const ctrl = new AbortController();
   await executeRun({
     run: live,
     llm: w.llm,
-    library: curieLibrary(),
+    library,
     settings: pipelineSettings({ speculate: false }),
     signal: ctrl.signal,
     emit: (ev: RunEvent) => {
@@ -138,7 +142,7 @@ describe('executeRun', () => {
     // Second life: the stored run was marked interrupted; continue it.
     const stored: Run = { ...(checkpoint as Run), status: 'interrupted' };
     expect(canResume(stored)).toBe(true);
-    const lib = curieLibrary();
+    const lib = webCurie();
     const events: RunEvent[] = [];
     const done = await executeRun({ run: stored, llm: world.llm, library: lib, settings: pipelineSettings({ speculate: false }), emit: (ev) => void events.push(ev) });
     const stages = world.server.chatRequests().slice(before).map((q) => q.stage);
@@ -156,9 +160,24 @@ describe('executeRun', () => {
 
   it('a changed step is committed with its queries for the later steps', async () => {
     world = await startWorld({ steps, facts });
-    const r = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
+    const r = await runOnce(world, Q, webCurie(), { settings: { speculate: false } });
     const at = r.events.findIndex((ev) => ev.type === 'step-done' && ev.index === 0);
     expect(r.events[at + 1]).toMatchObject({ type: 'next-queries', index: 0 });
+  });
+
+  it('with open tabs as sources, a run resumed after a changed step makes the later queries from its revision (no queries pending)', async () => {
+    world = await startWorld({ steps, facts });
+    const checkpoint = await firstLife(world, (ev) => ev.type === 'step-done' && ev.index === 0, undefined, curieLibrary());
+    expect(checkpoint?.steps[0]).toMatchObject({ status: 'revised', revised: 'Marie Curie was born in Warsaw in 1867.' });
+    expect(checkpoint?.steps[0]?.queriesPending).toBeUndefined();
+    const before = world.server.chatRequests().length;
+    const lib = curieLibrary();
+    const done = await executeRun({ run: { ...(checkpoint as Run), status: 'interrupted' }, llm: world.llm, library: lib, settings: pipelineSettings({ speculate: false }), emit: () => {} });
+    expect(world.server.chatRequests().slice(before).map((q) => q.stage)).toEqual(['revise', 'revise']);
+    expect(done.steps[1]?.queries[0]?.query).toMatch(/Warsaw 1867$/);
+    expect(lib.requests.map((q) => q.query)).toContain(done.steps[1]?.queries[0]?.query);
+    expect(done.steps.map((s) => s.revised)).toEqual(['Marie Curie was born in Warsaw in 1867.', 'She married Pierre Curie in 1895.', 'She discovered radium.']);
+    expect(done.status).toBe('done');
   });
 
   it('a step saved as committed before its queries for the later steps is not asked again on resume; the later steps’ queries follow its revision', async () => {
@@ -169,7 +188,7 @@ describe('executeRun', () => {
     expect(checkpoint?.steps[0]).toMatchObject({ status: 'revised', queriesPending: true });
     expect(checkpoint?.steps[1]?.queries[0]?.query).not.toContain('Warsaw'); // still the draft's
     const before = world.server.chatRequests().length;
-    const lib = curieLibrary();
+    const lib = webCurie();
     const done = await executeRun({ run: { ...(checkpoint as Run), status: 'interrupted' }, llm: world.llm, library: lib, settings: pipelineSettings({ speculate: false }), emit: () => {} });
     expect(world.server.chatRequests().slice(before).map((q) => q.stage)).toEqual(['revise', 'revise']);
     expect(done.steps[0]?.revised).toBe(checkpoint?.steps[0]?.revised);

@@ -11,6 +11,7 @@ import { newRun } from './run-state';
 import { resetSpeculationPolicy } from './speculate';
 import { createMemoryLibrary } from '../../test/harness/memory-library';
 import type { Run, RunEvent } from '../core/run';
+import type { Library } from '../retrieval/types';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite', 'emerald', 'feldspar'];
 const N = WORDS.length;
@@ -90,18 +91,32 @@ interface Ran {
   /** The revise requests the server saw: arrival time, arrival order among all the server's
    * requests (times can tie within a millisecond), and the step they were for (1-based). */
   reviseRequests: { time: number; order: number; step: number }[];
+  /** Every request the server saw for this run. */
+  sent: ReturnType<TestWorld['server']['chatRequests']>;
 }
 
-async function run(changed: boolean[], rounds: number[], speculate: boolean, o: { model?: Responder; signal?: AbortSignal } = {}): Promise<Ran> {
+/** The sources: open tabs (each step's query is made from its words and the revisions before it),
+ * or the web only (the model writes the queries: chain.ts). */
+type Sources = 'tabs' | 'web';
+
+async function run(changed: boolean[], rounds: number[], speculate: boolean, o: { model?: Responder; signal?: AbortSignal; sources?: Sources; retrieveMs?: (query: string) => number } = {}): Promise<Ran> {
   resetSpeculationPolicy();
   world.server.setResponder(o.model ?? contextModel(changed, rounds));
   const before = world.server.chatRequests().length;
   const events: RunEvent[] = [];
   let draftAt: number | undefined;
+  const memory = createMemoryLibrary(DOCS);
+  const library: Library = {
+    ...(o.sources === 'web' ? { reach: { tabs: false, web: true } } : {}),
+    retrieve: async (req) => {
+      await new Promise((res) => setTimeout(res, o.retrieveMs?.(req.query) ?? 0));
+      return memory.retrieve(req);
+    },
+  };
   const r = await executeRun({
     run: newRun('p', 'ask', { text: 'What is in the mineral archive?' }, 0),
     llm: world.llm,
-    library: createMemoryLibrary(DOCS),
+    library,
     settings: pipelineSettings({ maxSteps: N, maxRounds: 2, speculate }),
     signal: o.signal,
     emit: (ev) => {
@@ -114,7 +129,7 @@ async function run(changed: boolean[], rounds: number[], speculate: boolean, o: 
     .slice(before)
     .filter((q) => q.stage === 'revise')
     .map((q) => ({ time: q.time, order: all.indexOf(q), step: positionOf(userText(q.body), SECTION.currentStep)?.at ?? NaN }));
-  return { run: r, revises: reviseRequests.length, events, draftAt, reviseRequests };
+  return { run: r, revises: reviseRequests.length, events, draftAt, reviseRequests, sent: all.slice(before) };
 }
 
 /** The last user message of a logged chat request's body. */
@@ -149,10 +164,10 @@ const patterns: { changed: boolean[]; rounds: number[] }[] = [
 const rnd = random(20261122);
 for (let k = 0; k < 20; k++) patterns.push({ changed: WORDS.map(() => rnd() < 0.35), rounds: WORDS.map(() => (rnd() < 0.15 ? 2 : 1)) });
 
-describe('speculative revision', () => {
+describe.each(['tabs', 'web'] as const)('speculative revision, sources: %s', (sources) => {
   it.each(patterns.map((p) => [p.changed.map((c) => (c ? 'C' : 'k')).join('') + ' rounds ' + p.rounds.join(''), p] as const))('%s: every kept revision saw the revised steps before it, and the result equals the sequential schedule', async (_name, p) => {
-    const seq = await run(p.changed, p.rounds, false);
-    const spec = await run(p.changed, p.rounds, true);
+    const seq = await run(p.changed, p.rounds, false, { sources });
+    const spec = await run(p.changed, p.rounds, true, { sources });
     expect(seq.run.status).toBe('done');
     // The invariant: each step's text was written from exactly the revised steps before it.
     const exact = exactTexts(p.changed);
@@ -166,14 +181,34 @@ describe('speculative revision', () => {
   });
 
   it('costs no extra call when every step stands, and a bounded number when every step changes', async () => {
-    const none = await run(Array<boolean>(N).fill(false), Array<number>(N).fill(1), true);
+    const none = await run(Array<boolean>(N).fill(false), Array<number>(N).fill(1), true, { sources });
     expect(none.revises).toBe(N);
-    const all = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), true);
-    const seq = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), false);
+    const all = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), true, { sources });
+    const seq = await run(Array<boolean>(N).fill(true), Array<number>(N).fill(1), false, { sources });
     expect(seq.revises).toBe(N);
     // A step that says it changed stops speculation on the steps after it before they are sent.
     expect(all.revises).toBeLessThanOrEqual(Math.floor(1.6 * (N + 2)) - 2);
     expect(all.run.steps.flatMap((s) => s.discarded ?? [])).toHaveLength(all.revises - N);
+  });
+
+  it('a revision discarded while its evidence is fetched sends nothing: the last step and the answer beside it are asked only from the changed step', async () => {
+    // Step 5 changes at once; the last step's evidence takes a while, and its revision, started
+    // on step 5 as drafted, is discarded meanwhile.
+    const changed = [false, false, false, false, true, false];
+    const base = contextModel(changed, Array<number>(N).fill(1));
+    // Step 5 says it changed after 150 ms: by then the last step has started (once step 1 stood).
+    const model: Responder = async (req) => {
+      if (req.stage === 'revise' && positionOf(req.lastUser, SECTION.currentStep)?.at === 5) await new Promise((res) => setTimeout(res, 150));
+      return base(req);
+    };
+    const r = await run(changed, Array<number>(N).fill(1), true, { sources, model, retrieveMs: (q) => (q.includes(WORDS[5] as string) ? 400 : 0) });
+    expect(r.run.status).toBe('done');
+    expect(r.run.steps.map((s) => s.revised)).toEqual(exactTexts(changed));
+    const lastStep = r.sent.filter((q) => q.stage === 'revise' && positionOf(userText(q.body), SECTION.currentStep)?.at === N);
+    const beside = r.sent.filter((q) => q.stage === 'final-answer');
+    expect(lastStep.length).toBeGreaterThan(0);
+    for (const q of [...lastStep, ...beside]) expect(userText(q.body)).toContain('Step 5 is revised');
+    expect(r.run.steps[N - 1]?.discarded?.length ?? 0).toBeGreaterThan(0);
   });
 });
 
@@ -185,11 +220,11 @@ const STREAMING = { firstTokenMs: 5, tokensPerSec: 250 };
 describe('revision while the draft streams', () => {
   afterEach(() => world.server.setLatency({ firstTokenMs: 5 }));
 
-  const streamed = patterns.slice(0, 8);
-  it.each(streamed.map((p) => [p.changed.map((c) => (c ? 'C' : 'k')).join(''), p] as const))('%s: steps are revised before the draft ends, and the result equals the sequential schedule', async (_name, p) => {
+  const streamed = patterns.slice(0, 8).flatMap((p) => (['tabs', 'web'] as const).map((sources) => ({ ...p, sources })));
+  it.each(streamed.map((p) => [`${p.changed.map((c) => (c ? 'C' : 'k')).join('')} (${p.sources})`, p] as const))('%s: steps are revised before the draft ends, and the result equals the sequential schedule', async (_name, p) => {
     world.server.setLatency(STREAMING);
-    const seq = await run(p.changed, p.rounds, false);
-    const spec = await run(p.changed, p.rounds, true);
+    const seq = await run(p.changed, p.rounds, false, { sources: p.sources });
+    const spec = await run(p.changed, p.rounds, true, { sources: p.sources });
     expect(spec.run.steps.map((s) => s.revised)).toEqual(exactTexts(p.changed));
     expect(outcome(spec.run)).toEqual(outcome(seq.run));
     // Revised while the draft streamed: the requests were sent before the draft had ended.
@@ -204,34 +239,60 @@ describe('revision while the draft streams', () => {
     }
   });
 
-  it('a draft that starts again with other text: the revision started on the first attempt is discarded and asked again', async () => {
-    world.server.setLatency(STREAMING);
-    // Step 1 changes, and writes step 2's query from step 2's draft: a revision kept from the
-    // first attempt would send step 2 a query about "chalk".
-    const changed = [true, false, false, false, false, false];
+  /** A model whose first draft writes another step 2 and is cut off in step 5 (the client asks again). */
+  function redrafting(changed: boolean[]): { model: Responder; drafts: () => number } {
     const model = contextModel(changed, Array<number>(N).fill(1));
     let drafts = 0;
     const cutOff: Responder = async (req) => {
       const reply = await model(req);
       if (req.stage !== 'draft' || drafts++ > 0 || !('json' in reply)) return reply;
-      // The first attempt writes another step 2, and is cut off in step 4 (the client retries).
-      // (Steps as plain strings: the draft writes no queries here, draft-queries.ts.)
-      const first = reply.json as { steps: string[] };
-      const content = JSON.stringify({ steps: first.steps.map((s, i) => (i === 1 ? 'Step 2 concerns chalk.' : s)) });
-      return { fault: { kind: 'truncate', content, afterChars: content.indexOf(first.steps[4] as string) + 3 } };
+      // Steps as plain strings (open tabs: the draft writes no queries, draft-queries.ts), or with queries.
+      const first = reply.json as { steps: (string | { step: string; query: string })[] };
+      const chalk = 'Step 2 concerns chalk.';
+      const content = JSON.stringify({ steps: first.steps.map((s, i) => (i !== 1 ? s : typeof s === 'string' ? chalk : { step: chalk, query: chalk })) });
+      const fifth = first.steps[4];
+      return { fault: { kind: 'truncate', content, afterChars: content.indexOf(typeof fifth === 'string' ? fifth : JSON.stringify(fifth)) + 3 } };
     };
-    const seq = await run(changed, Array<number>(N).fill(1), false);
-    const spec = await run(changed, Array<number>(N).fill(1), true, { model: cutOff });
-    expect(drafts).toBe(2);
-    expect(spec.run.status).toBe('done');
-    // Step 1 was sent on the first attempt (before the second draft request), and again.
+    return { model: cutOff, drafts: () => drafts };
+  }
+
+  /** The revise requests for a step, and whether the first was sent on the first draft. */
+  function sentFor(spec: Ran, step: number): { count: number; onFirstDraft: boolean } {
     const all = world.server.chatRequests();
     const secondDraft = all.indexOf(all.filter((q) => q.stage === 'draft').at(-1) as (typeof all)[number]);
-    const step1 = spec.reviseRequests.filter((q) => q.step === 1);
-    expect(step1.length).toBe(2);
-    expect(step1[0]?.order).toBeLessThan(secondDraft);
+    const reqs = spec.reviseRequests.filter((q) => q.step === step);
+    return { count: reqs.length, onFirstDraft: (reqs[0]?.order ?? Infinity) < secondDraft };
+  }
+
+  it('a draft that starts again with other text: a revision started on the other text is discarded and asked again (web: step 1, which shows step 2)', async () => {
+    world.server.setLatency(STREAMING);
+    // Step 1 changes, and writes step 2's query from step 2's draft: a revision kept from the
+    // first attempt would send step 2 a query about "chalk".
+    const changed = [true, false, false, false, false, false];
+    const { model, drafts } = redrafting(changed);
+    const seq = await run(changed, Array<number>(N).fill(1), false, { sources: 'web' });
+    const spec = await run(changed, Array<number>(N).fill(1), true, { model, sources: 'web' });
+    expect(drafts()).toBe(2);
+    expect(spec.run.status).toBe('done');
+    // Step 1 was sent on the first attempt (before the second draft request), and again.
+    expect(sentFor(spec, 1)).toEqual({ count: 2, onFirstDraft: true });
     expect(spec.events).toContainEqual({ type: 'speculation', index: 0, outcome: 'discarded', reason: 'context-changed' });
     // What the user gets is the sequential schedule's on the draft that was kept.
+    expect(JSON.stringify(spec.run.steps)).not.toContain('chalk');
+    expect(outcome(spec.run)).toEqual(outcome(seq.run));
+  });
+
+  it('a draft that starts again with other text (tabs): step 2, revised on its other text, is asked again; step 1, whose prompt shows no later step, is kept', async () => {
+    world.server.setLatency(STREAMING);
+    const changed = Array<boolean>(N).fill(false);
+    const { model, drafts } = redrafting(changed);
+    const seq = await run(changed, Array<number>(N).fill(1), false);
+    const spec = await run(changed, Array<number>(N).fill(1), true, { model });
+    expect(drafts()).toBe(2);
+    expect(spec.run.status).toBe('done');
+    expect(sentFor(spec, 1)).toEqual({ count: 1, onFirstDraft: true });
+    expect(sentFor(spec, 2)).toEqual({ count: 2, onFirstDraft: true });
+    expect(spec.events).toContainEqual({ type: 'speculation', index: 1, outcome: 'discarded', reason: 'context-changed' });
     expect(JSON.stringify(spec.run.steps)).not.toContain('chalk');
     expect(outcome(spec.run)).toEqual(outcome(seq.run));
   });

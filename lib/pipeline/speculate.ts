@@ -37,6 +37,7 @@ import { noteQueued, QUEUE_MS, queuedBehind, turnOffFor } from './speculation-po
 import { exactPromptKey, laterRule, plannedQuery, reviseStep } from './step';
 import type { StepHooks } from './step-reply';
 import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from '../core/run';
+import { followAbort } from '../core/abort';
 
 export { resetSpeculationPolicy, serverLimitsParallel, speculationOff } from './speculation-policy';
 
@@ -79,7 +80,7 @@ class Speculation {
   async run(): Promise<FinalOutput | undefined> {
     if (this.feed) await this.followDraft(this.feed);
     // Every step's planned evidence, fetched at once: speculation will want it all.
-    this.indices.forEach((_, pos) => isDone(this.stepAt(pos)) || this.chain.cache.prefetch(plannedQuery(this.stepAt(pos), this.chain.question), this.k * 2));
+    this.prefetchFrom(0, this.base());
     this.launchAhead();
     this.tick();
     let final: FinalOutput | undefined;
@@ -114,6 +115,18 @@ class Speculation {
    * before it standing; a step after a changed one waits for the whole draft). */
   private buildable(p: number, view: Run): boolean {
     return !drafting(this.chain) || (p < this.startable() && laterRule(this.chain, this.indices.slice(0, p).map((_, q) => this.stepIn(view, q)), false).lean);
+  }
+
+  /** The planned evidence of the steps from `from` on, as the run is projected to stand before
+   * them (or as `view` has it). Without model-written queries a step that changed changes the
+   * later queries at once (step.ts plannedQuery): their evidence is fetched as soon as its text is
+   * in, and a step that streams after it, as soon as it has. */
+  private prefetchFrom(from: number, view = this.projected(from)): void {
+    if (!view) return;
+    for (let p = from; p < this.indices.length; p++) {
+      const step = this.stepIn(view, p);
+      if (!isDone(step)) this.chain.cache.prefetch(plannedQuery(this.chain, step, this.indices.slice(0, p).map((_, q) => this.stepIn(view, q))), this.k * 2);
+    }
   }
 
   private discard(a: Attempt, reason: DiscardReason): void {
@@ -223,8 +236,7 @@ class Speculation {
   private launch(pos: number, cautious: boolean, view: Run, live = false): Attempt {
     const { ctx, chain, indices } = this;
     const ctrl = new AbortController();
-    const onAbort = () => ctrl.abort();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const unfollow = followAbort(ctx.signal, () => ctrl.abort());
     const key = deferred<string | undefined>();
     const assumed = indices.slice(0, pos).some((_, p) => !isDone(this.stepAt(p)));
     const { rewriteLater: writes } = laterRule(chain, indices.slice(0, pos).map((_, p) => this.stepIn(view, p)), isLastStep(chain, indices, pos));
@@ -235,7 +247,7 @@ class Speculation {
       this.finished.push(a);
       key.resolve(undefined); // a step that found no evidence sends no prompt
       this.settleSaid(a);
-      ctx.signal.removeEventListener('abort', onAbort);
+      unfollow();
       this.tick();
     });
     // A speculation's failure matters only if it is accepted (then it is the step's failure).
@@ -264,6 +276,7 @@ class Speculation {
       },
       onReady: (ready) => {
         a.ready = ready;
+        if (a.said === false) this.prefetchFrom(a.pos + 1);
         this.tick();
       },
     };
@@ -314,8 +327,10 @@ class Speculation {
   private onFeed(feed: DraftFeed): void {
     if (feed.failed) return;
     if (feed.done) return this.draftEnded();
-    // A step has streamed: it joins the chain.
-    for (let i = this.indices.length; i < feed.steps.length; i++) this.indices.push(feed.base + i);
+    // A step has streamed: it joins the chain (after a change, its evidence is the change's).
+    const from = this.indices.length;
+    for (let i = from; i < feed.steps.length; i++) this.indices.push(feed.base + i);
+    if (!this.chain.modelQueries && this.indices.length > from) this.prefetchFrom(from);
     this.launchAhead();
     this.tick();
   }

@@ -176,6 +176,8 @@ export const reviseStage = z.preprocess(withQueryFields, z.object(reviseBase));
 /** The last step has no later steps to write queries for, and also writes the answer. */
 const { nextQueries: _none, ...lastBase } = reviseBase;
 export const reviseFinalStage = z.preprocess(withQueryFields, z.object({ ...lastBase, answer: text }));
+/** A step whose later steps' queries are made from their own words (chain.ts) writes none. */
+export const reviseNoQueriesStage = z.preprocess(withQueryFields, z.object(lastBase));
 
 const checkBase = {
   verdict: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(VERDICTS)),

@@ -13,7 +13,7 @@ const P = [passage('a', 'Marie Curie moved to Paris in 1891.'), passage('b', 'Sh
 const ALIASES = aliasPassages(P);
 const STEP: StepState = { index: 3, draft: 'Curie moved to Paris in 1890.', status: 'running', queries: [], citations: [] };
 const settled = (o: Partial<StepSettled> = {}): StepSettled => ({ kept: false, revised: 'Curie moved to Paris in 1891.', citations: [{ id: 'P1', quote: 'in 1891' }], sufficient: true, retryQuery: '', ...o });
-const chainOf = (verify: boolean) => ({ verify }) as Chain;
+const chainOf = (verify: boolean) => ({ verify, modelQueries: true }) as Chain;
 
 /** A step as its reply sees it, recording what it is told. */
 function revising(hooks: StepHooks = {}) {

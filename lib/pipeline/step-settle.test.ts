@@ -9,7 +9,7 @@ const passage = (id: string, text: string): Passage => ({ id, url: `https://${id
 const ALIASES = aliasPassages([passage('a', 'Marie Curie moved to Paris in 1891.'), passage('b', 'She won two Nobel prizes.')]);
 const STEP: StepState = { index: 3, draft: 'Curie moved to Paris in 1890.', status: 'running', queries: [], citations: [] };
 const settled = (o: Partial<StepSettled> = {}): StepSettled => ({ kept: false, revised: 'Curie moved to Paris in 1891.', citations: [{ id: 'P1', quote: 'in 1891' }], sufficient: true, retryQuery: '', ...o });
-const chainOf = (verify: boolean) => ({ verify }) as Chain;
+const chainOf = (verify: boolean) => ({ verify, modelQueries: true }) as Chain;
 
 describe('settle: the step-done a settled reply gives', () => {
   it('keeps validated citations with their quotes and drops the rest, saying why', () => {

@@ -19,7 +19,8 @@ export interface Committed {
 }
 
 /** The step-done a settled reply gives: validated citations, a verdict only with evidence. The
- * later steps' queries are pending if it changed, or if its prompt asked for them anyway. */
+ * later steps' queries are pending if it changed, or if its prompt asked for them anyway (and the
+ * model writes them, chain.ts). */
 export function settle(chain: Chain, step: StepState, out: StepSettled, aliases: AliasMap, stop: StopReason, hasLater: boolean, rewrites: boolean): Committed {
   const { valid, dropped } = validateCitations(out.citations, aliases);
   const citations = valid.map((v) => v.passage.id);
@@ -31,7 +32,7 @@ export function settle(chain: Chain, step: StepState, out: StepSettled, aliases:
   const revised = downgraded || out.kept || !out.revised ? step.draft : out.revised;
   const changed = normText(revised) !== normText(step.draft);
   const note = chain.verify ? (downgraded ? UNBACKED_NOTE : out.note) : stop === 'sufficient' || stop === 'max-rounds' ? undefined : stopNote(stop);
-  const pending = (changed || rewrites) && hasLater;
+  const pending = (changed || rewrites) && hasLater && chain.modelQueries;
   return {
     dropped,
     pending,

@@ -8,13 +8,14 @@ import type { Passage } from '../core/passage';
 import { aliasPassages, type AliasMap } from './citations';
 import { isLastStep, type Chain, type FinalOutput, type StepCallArgs, type StepCallResult, type StepSettled } from './chain';
 import { isDone, type Ctx } from './context';
-import { fallbackQuery } from './prompts';
+import { causalQuery, fallbackQuery } from './prompts';
 import { refine } from './refine';
 import { AnswerBeside, AnswerShow } from './answer-beside';
 import { speculationOff } from './speculation-policy';
 import { ReplyStream, type RevisingStep, type StepHooks } from './step-reply';
 import { settle, type Committed, type StopReason } from './step-settle';
 import type { StepState } from '../core/run';
+import { followAbort } from '../core/abort';
 
 /** How many passages of each earlier step the last step may cite in the answer. */
 const EARLIER_PER_STEP = 2;
@@ -27,10 +28,12 @@ function stepAt(ctx: Ctx, index: number | undefined): StepState {
   return ctx.run().steps.find((s) => s.index === index) as StepState;
 }
 
-/** The round-1 query of a step: the one planned for it (by the draft, or rewritten by an earlier
- * step that changed), else one made from its text. */
-export function plannedQuery(step: StepState, question: string): string {
-  return step.queries.find((q) => q.round === 1)?.query || fallbackQuery(step.draft, question);
+/** The round-1 query of a step, from the steps before it as they stand: the one planned for it
+ * (by the draft, or rewritten by an earlier step that changed), else one made from its text;
+ * without model-written queries (chain.ts), with what the revisions before it brought in. */
+export function plannedQuery(chain: Chain, step: StepState, before: readonly StepState[]): string {
+  const planned = step.queries.find((q) => q.round === 1)?.query || fallbackQuery(step.draft, chain.question);
+  return chain.modelQueries ? planned : causalQuery(planned, before.map((s) => ({ draft: s.draft, revised: s.status === 'revised' ? s.revised : undefined })));
 }
 
 /** Round 1's passages for a step and query: what the library finds, refined to the top k. */
@@ -48,10 +51,10 @@ async function earlierEvidence(ctx: Ctx, chain: Chain, indices: number[], pos: n
   const have = new Set(current.map((p) => p.id));
   const earlier: AliasMap = new Map();
   const earlierFocus = new Map<string, string>();
-  for (const i of indices.slice(0, pos)) {
+  for (const [at, i] of indices.slice(0, pos).entries()) {
     const s = stepAt(ctx, i);
     const last = [...s.queries].reverse().find((q) => q.passages.length);
-    const given = isDone(s) ? (last?.passages ?? []) : (await roundOne(ctx, chain, s, plannedQuery(s, chain.question))).given;
+    const given = isDone(s) ? (last?.passages ?? []) : (await roundOne(ctx, chain, s, plannedQuery(chain, s, indices.slice(0, at).map((b) => stepAt(ctx, b))))).given;
     for (const p of given.slice(0, EARLIER_PER_STEP)) {
       if (have.has(p.id)) continue;
       have.add(p.id);
@@ -65,10 +68,12 @@ async function earlierEvidence(ctx: Ctx, chain: Chain, indices: number[], pos: n
 
 /** How the step's prompt treats the steps after it (chain.ts), from the steps before it as they
  * stand: lean while all stand in a pipelined chain; right after the first of them that changed
- * (which wrote the next step's query only), every later query is written again. */
-export function laterRule(chain: Chain, before: StepState[], isLast: boolean): { lean: boolean; rewriteLater: boolean } {
+ * (which wrote the next step's query only), every later query is written again. Without
+ * model-written queries, a pipelined chain's prompts are all lean (they show no later step). */
+export function laterRule(chain: Chain, before: StepState[], isLast: boolean): { lean: boolean; rewriteLater: boolean; modelQueries: boolean } {
+  const { modelQueries } = chain;
   const first = before.findIndex((s) => s.status === 'revised');
-  return { lean: chain.pipelined && first < 0, rewriteLater: chain.pipelined && !isLast && first >= 0 && first === before.length - 1 };
+  return { lean: chain.pipelined && (first < 0 || !modelQueries), rewriteLater: modelQueries && chain.pipelined && !isLast && first >= 0 && first === before.length - 1, modelQueries };
 }
 
 /** Everything the step's call depends on, from the run as this step sees it. While the draft
@@ -85,7 +90,8 @@ export async function stepArgs(ctx: Ctx, chain: Chain, indices: number[], pos: n
     position: pos + 1,
     total: indices.length,
     step: stepAt(ctx, index),
-    later: indices.slice(pos + 1, rule.lean ? pos + 2 : undefined).map((i) => stepAt(ctx, i)),
+    // A step shows the later drafts only to write their queries.
+    later: rule.modelQueries ? indices.slice(pos + 1, rule.lean ? pos + 2 : undefined).map((i) => stepAt(ctx, i)) : [],
     ...rule,
     before,
     query: o.query,
@@ -100,7 +106,7 @@ export async function stepArgs(ctx: Ctx, chain: Chain, indices: number[], pos: n
 /** The round-1 prompt key the step would have now (for checking a speculative revision). */
 export async function exactPromptKey(ctx: Ctx, chain: Chain, indices: number[], pos: number): Promise<string | undefined> {
   const step = stepAt(ctx, indices[pos]);
-  const query = plannedQuery(step, chain.question);
+  const query = plannedQuery(chain, step, indices.slice(0, pos).map((i) => stepAt(ctx, i)));
   const { given } = await roundOne(ctx, chain, step, query);
   if (!given.length) return undefined;
   return promptKey(chain.caller.prompt(await stepArgs(ctx, chain, indices, pos, { query, round: 1, given })));
@@ -160,11 +166,9 @@ class StepRevision implements RevisingStep {
   start(): string {
     const { ctx, chain, index, indices, pos } = this;
     ctx.emit({ type: 'step-started', index });
-    let query = this.step.queries.find((q) => q.round === 1)?.query || '';
-    if (!query) {
-      query = plannedQuery(this.step, chain.question);
-      ctx.emit({ type: 'query', index, round: 1, query });
-    }
+    const query = plannedQuery(chain, this.step, indices.slice(0, pos).map((i) => stepAt(ctx, i)));
+    // Said unless it is the one planned (a query made now, or after a revision before it).
+    if (query !== this.step.queries.find((q) => q.round === 1)?.query) ctx.emit({ type: 'query', index, round: 1, query });
     const next = !this.isLast && indices[pos + 1] !== undefined ? stepAt(ctx, indices[pos + 1]) : undefined;
     // Only a query the draft has written: while it streams, a query made from the next step's
     // words would be a search nobody uses (the draft's own query comes moments later).
@@ -252,8 +256,8 @@ class StepRevision implements RevisingStep {
   private async withAnswerBeside(args: StepCallArgs, messages: ChatMessage[], stream: ReplyStream, besideMessages: ChatMessage[], answer: AnswerShow): Promise<StepCallResult> {
     const { ctx } = this;
     const ctrl = new AbortController();
-    const onAbort = () => ctrl.abort();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    // The step may have been cancelled (a speculation discarded) while its evidence was fetched.
+    const unfollow = followAbort(ctx.signal, () => ctrl.abort());
     const revising = this.replied(args, messages, stream, ctrl.signal);
     // Sent after the revision, so the server sees the step's request first.
     const beside = stream.attach(new AnswerBeside(ctx, besideMessages, answer));
@@ -274,7 +278,7 @@ class StepRevision implements RevisingStep {
     } finally {
       // Whatever ended the race without the answer beside (the revision first, or failing) ends it.
       if (!beside.won) beside.drop();
-      ctx.signal.removeEventListener('abort', onAbort);
+      unfollow();
       // No call of the step outlives it.
       await Promise.all([beside.ended, revised]);
     }

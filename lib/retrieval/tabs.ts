@@ -7,6 +7,7 @@ import type { SourceStatus } from '../core/passage';
 import { cutNote } from './pdf';
 import { documentKey } from '../core/url';
 import { skipReason, type TabInfo, type TabRules } from './read-policy';
+import { followAbort } from '../core/abort';
 
 export { isExcludedHost, NO_SITE_ACCESS, skipReason, type TabInfo, type TabRules } from './read-policy';
 
@@ -59,9 +60,7 @@ export class TimeoutError extends Error {
 export async function withTimeout<T>(ms: number, outer: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctl = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const onAbort = () => ctl.abort(outer?.reason);
-  outer?.addEventListener('abort', onAbort, { once: true });
-  if (outer?.aborted) ctl.abort(outer.reason);
+  const unfollow = followAbort(outer, () => ctl.abort(outer?.reason));
   try {
     return await Promise.race([
       fn(ctl.signal),
@@ -71,12 +70,12 @@ export async function withTimeout<T>(ms: number, outer: AbortSignal | undefined,
           ctl.abort(e);
           reject(e);
         }, ms);
-        ctl.signal.addEventListener('abort', () => reject(ctl.signal.reason instanceof Error ? ctl.signal.reason : new Error('aborted')), { once: true });
+        followAbort(ctl.signal, () => reject(ctl.signal.reason instanceof Error ? ctl.signal.reason : new Error('aborted')));
       }),
     ]);
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener('abort', onAbort);
+    unfollow();
   }
 }
 

@@ -70,7 +70,7 @@ async function restartAt(sc: PipelineScenario, mode: RunMode, text: string, dies
 
 const stepOf = (req: { body: unknown }): number | undefined => {
   const last = (req.body as { messages: { content: string }[] }).messages.at(-1)?.content ?? '';
-  const m = /^Current (?:step|claim): (\d+) of/m.exec(last);
+  const m = /^Current (?:step|claim): (\d+)\b/m.exec(last);
   return m ? Number(m[1]) : undefined;
 };
 

@@ -48,7 +48,7 @@ function follow(manager: RunManager, id: string): { run(): Run | undefined; read
   return { run: () => panel.run(id), ready: () => panel.state().ready, seen: panel.seen, onUpdate: panel.onUpdate };
 }
 
-const isStep = (req: { lastUser: string }, i: number) => new RegExp(`^Current step: ${i} of`, 'm').test(req.lastUser);
+const isStep = (req: { lastUser: string }, i: number) => new RegExp(`^Current step: ${i}\\b`, 'm').test(req.lastUser);
 const stagesSince = (w: TestWorld, from: number) => w.server.chatRequests().slice(from).filter(notBeside).map((r) => r.stage);
 
 describe('Retry', () => {

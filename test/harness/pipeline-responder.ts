@@ -235,6 +235,8 @@ function revise(sc: PipelineScenario, system: string, user: string) {
   const nextQueries = (!kept || always) && forNext ? later.map((d) => (sc.nextQuery ? sc.nextQuery(revised, d) : `${revised} ${d}`)) : [];
   const retryQuery = forNext ? '' : (sc.retryQuery?.(step, round) ?? fact?.phrase ?? draft);
   const out: Record<string, unknown> = { kept, revised: kept ? '' : revised, citations, sufficient, retryQuery, nextQueries };
+  // A prompt that asks for no queries (the chain makes them from the steps' words) gets none.
+  if (!system.includes('"nextQueries"')) delete out.nextQueries;
   if (marks.lastStep) {
     // No later steps: the last step's schema has no queries for them.
     delete out.nextQueries;

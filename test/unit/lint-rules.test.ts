@@ -53,6 +53,15 @@ describe('lint rules', () => {
     expect(await rules("import { toWebQuery } from '../core/flow';\nexport const q = toWebQuery('x', ['typed']);\n", 'lib/pipeline/x.ts')).toEqual([]);
   });
 
+  it("an 'abort' listener in lib/ goes through followAbort (one added after the abort never runs)", async () => {
+    const code = "export function follow(signal: AbortSignal, f: () => void): void {\n  signal.addEventListener('abort', f, { once: true });\n}\n";
+    expect(await rules(code, 'lib/pipeline/x.ts')).toContain('no-restricted-syntax');
+    expect(await rules(code, 'lib/core/x.ts')).toContain('no-restricted-syntax');
+    expect(await rules(code, 'lib/pipeline/x.test.ts')).toEqual([]);
+    expect(await rules(readFileSync('lib/core/abort.ts', 'utf8'), 'lib/core/abort.ts')).toEqual([]);
+    expect(await rules("import { followAbort } from '../core/abort';\nexport const follow = (s: AbortSignal, f: () => void) => followAbort(s, f);\n", 'lib/pipeline/x.ts')).toEqual([]);
+  });
+
   it('no file over 400 lines', async () => {
     const code = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
     expect(await rules(code, 'lib/pipeline/x.ts')).toContain('max-lines');
