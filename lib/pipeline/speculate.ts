@@ -276,7 +276,7 @@ class Speculation {
       },
       onReady: (ready) => {
         a.ready = ready;
-        if (a.said === false) this.prefetchFrom(a.pos + 1);
+        if (a.said === false && !this.chain.modelQueries) this.prefetchFrom(a.pos + 1);
         this.tick();
       },
     };
