@@ -87,20 +87,28 @@ test('"Summarize this page" asked before access, then allowed: Run again reads t
   await panelView.ask('Summarize this page');
   await expect(panel.getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
   // The draft is the call that reads the page (the gate, which writes web searches, never does).
-  const pageBlock = (i: number) => userMessage(harness.llm.chatRequests().filter((r) => r.stage === 'draft')[i]?.body);
+  const drafts = () => harness.llm.chatRequests().filter((r) => r.stage === 'draft');
   // Without access only the title and address could go with the question.
-  expect(pageBlock(0)).toContain('<<<DATA kind="page" title="Marie Curie');
-  expect(pageBlock(0)).not.toContain('Marie Skłodowska-Curie (7 November 1867');
+  expect(drafts().length).toBeGreaterThan(0);
+  for (const d of drafts()) {
+    expect(userMessage(d.body)).toContain('<<<DATA kind="page" title="Marie Curie');
+    expect(userMessage(d.body)).not.toContain('Marie Skłodowska-Curie (7 November 1867');
+  }
 
   await allowOnDetailsPage(context, extensionId);
   await panel.bringToFront();
   const prompt = panel.getByTestId('site-access');
   await prompt.getByRole('button', { name: 'Allow reading sites' }).click();
   await expect(prompt).toHaveAttribute('data-state', 'granted');
+  const before = drafts().length;
   await prompt.getByRole('button', { name: 'Run again' }).click();
-  await expect.poll(() => harness.llm.chatRequests().filter((r) => r.stage === 'draft').length, { timeout: 20_000 }).toBe(2);
+  await expect.poll(() => drafts().length, { timeout: 20_000 }).toBeGreaterThan(before);
   await expect(panel.locator('article.run').last().getByTestId('run-status')).toHaveText('Done', { timeout: 30_000 });
-  expect(pageBlock(1)).toContain('Marie Skłodowska-Curie (7 November 1867');
+  // One draft, or two when the one sent beside the gate (from the question as typed) is
+  // cancelled by the gate's "about this page": each now carries the page's text.
+  const again = drafts().slice(before);
+  expect(again.length).toBeGreaterThan(0);
+  for (const d of again) expect(userMessage(d.body)).toContain('Marie Skłodowska-Curie (7 November 1867');
 });
 
 test('a server that cannot be reached, then sites allowed: no "Ratify may now read your tabs… Run again" box beside the error', async ({ context, extensionId, configureForHarness, sidePanel, picture }) => {
