@@ -13,7 +13,7 @@ import type { CallUsage } from '../lib/llm/types';
 import { splitPassages } from '../test/harness/memory-library';
 import { rankPassages } from '../lib/retrieval/rank';
 import { DEFAULT_SETTINGS, type PipelineSettings } from '../lib/settings/schema';
-import { resetSpeculationPolicy } from '../lib/pipeline/speculate';
+import { resetSpeculationPolicy } from '../lib/pipeline/speculation-policy';
 import type { Responder } from '../test/harness/fake-llm.ts';
 import { sleep, type BenchOptions, type LatencyModel } from './config';
 import { loadQuestions, type BenchQuestion } from './questions';
@@ -309,7 +309,9 @@ export async function runPipelineBench(o: BenchOptions, log: (s: string) => void
     for (const changed of SPECULATION_CHANGED)
       for (const speculate of [false, true])
         specTasks.push(async () => {
-          // Each run is a fresh worker: what one run learnt about the endpoint does not carry over.
+          // Each run is a fresh worker: what one learnt in its life (a queue, a refusal) does not
+          // carry over; what is kept with the endpoint's capabilities (that it answers side by
+          // side, seen in parts 1–2) does, as it does across a real worker's restarts.
           resetSpeculationPolicy();
           const steps = changedSteps(q.id, changed, o.steps);
           const ratify = await runRatifyFor(q, `spec:${q.id}:${changed}:${speculate}`, 0.2, DEFAULT_SETTINGS.pipeline.betaThreshold, { speculate, changed: steps });

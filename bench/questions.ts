@@ -9,7 +9,7 @@
  * against it.) */
 import { readFileSync } from 'node:fs';
 import type { MemoryDoc } from '../test/harness/memory-library';
-import { fallbackQuery } from '../lib/pipeline/prompts';
+import { fallbackQuery } from '../lib/pipeline/step-query';
 
 export interface Thought {
   text: string;

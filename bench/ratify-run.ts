@@ -121,9 +121,9 @@ export async function runRatify(o: { q: BenchQuestion; llm: LlmClient; library: 
   };
   // Every attempt's usage, as the client reports it to the pipeline.
   const record = (u: CallUsage) => calls.push({ stage: u.stage, inputTokens: u.inputTokens, outputTokens: u.outputTokens });
+  // The client as the pipeline gets it (its endpoint, and what is learnt of it), counting calls.
   const llm: LlmClient = {
-    usage: o.llm.usage,
-    embed: (texts, signal) => o.llm.embed(texts, signal),
+    ...o.llm,
     chat: (req) => o.llm.chat({ ...req, onUsage: (u) => (record(u), req.onUsage?.(u)) }),
     json: (req) => o.llm.json({ ...req, onUsage: (u) => (record(u), req.onUsage?.(u)) }),
   };

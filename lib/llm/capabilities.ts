@@ -20,6 +20,9 @@ export interface Capabilities {
   thinking?: 'think-tag' | 'reasoning-field';
   /** false: the server answered a streamed request with one JSON body. */
   streams?: boolean;
+  /** true: seen streaming two replies at once; false: a request sent beside another was seen
+   * queued behind it or refused (lib/pipeline/speculation-policy.ts). */
+  parallel?: boolean;
 }
 
 /** Where capabilities are kept. The default is this process's memory; a caller can pass a store

@@ -66,6 +66,8 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
       );
     },
     embed: (texts, signal) => endpoint.embed(texts, signal),
+    servesParallel: () => endpoint.capabilities.parallel,
+    learnParallel: (parallel) => endpoint.capabilities.parallel !== parallel && endpoint.learn({ parallel }),
   };
 }
 

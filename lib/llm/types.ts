@@ -61,4 +61,10 @@ export interface LlmClient {
   readonly endpoint?: string;
   /** Answers one request at a time (an on-device model): parallel requests would only queue. */
   readonly serial?: boolean;
+  /** Whether this endpoint was seen answering requests side by side (kept with what else is
+   * learnt about it, across runs and worker restarts); undefined while not known. */
+  servesParallel?(): boolean | undefined;
+  /** Remembers what a run saw: two replies streaming at once (true), or a request beside another
+   * queued or refused (false). */
+  learnParallel?(parallel: boolean): void;
 }

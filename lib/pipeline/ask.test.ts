@@ -3,7 +3,7 @@ import { createMemoryLibrary } from '../../test/harness/memory-library';
 import { curieLibrary, pipelineSettings, runOnce, startWorld, type TestWorld, notBeside } from '../../test/harness/pipeline-world.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { executeRun } from './run';
-import { fallbackQuery } from './prompts';
+import { fallbackQuery } from './step-query';
 
 let world: TestWorld | undefined;
 afterEach(async () => {
@@ -49,6 +49,31 @@ describe('RAT causal revision', () => {
       .filter((e) => (e.type === 'query' && e.round === 1) || e.type === 'step-done' || e.type === 'next-queries')
       .map((e) => `${e.type}:${'index' in e ? e.index : ''}${e.type === 'step-done' && e.queriesPending ? ' pending' : ''}`);
     expect(order).toEqual(['query:0', 'query:1', 'query:2', 'step-done:0', 'query:1', 'step-done:1', 'query:2', 'step-done:2']);
+  });
+
+  it('with tabs, a correction reaches the later steps\' searches as soon as it is written, before the revision has streamed whole, once each; the result is the sequential one', async () => {
+    const steps = ['Marie Curie was born in Krakow and grew up in Poland.', 'She married Pierre Curie.', 'She discovered radium.'];
+    const facts = [
+      { step: 0, phrase: 'born 7 November 1867 in Warsaw', revised: 'Marie Curie was born in Warsaw and grew up in Poland.' },
+      { step: 1, phrase: 'married Maria Skłodowska in 1895' },
+      { step: 2, phrase: 'radium and polonium' },
+    ];
+    world = await startWorld({ steps, facts }, { latency: { firstTokenMs: 5, tokensPerSec: 40 } });
+    const lib = curieLibrary();
+    let lastDelta = 0;
+    const r = await runOnce(world, Q, lib, { settings: { speculate: true }, onEvent: (ev) => ev.type === 'revision-delta' && ev.index === 0 && (lastDelta = Date.now()) });
+    expect(r.run.status).toBe('done');
+    for (const i of [1, 2]) {
+      const query = `${fallbackQuery(steps[i] ?? '', Q.text)} Warsaw`;
+      expect(r.run.steps[i]?.queries[0]?.query).toBe(query);
+      // Searched once, while "… grew up in Poland." was still being written.
+      const searched = lib.requests.filter((x) => x.query === query);
+      expect(searched).toHaveLength(1);
+      expect(searched[0]?.at).toBeLessThan(lastDelta);
+    }
+    const seq = await runOnce(world, Q, curieLibrary(), { settings: { speculate: false } });
+    expect(r.run.steps.map((s) => [s.revised, s.queries.map((q) => q.query)])).toEqual(seq.run.steps.map((s) => [s.revised, s.queries.map((q) => q.query)]));
+    expect(r.run.answer).toBe(seq.run.answer);
   });
 
   it('with web sources the model writes the queries: the draft plans them, a changed step rewrites the later ones (sequential schedule)', async () => {

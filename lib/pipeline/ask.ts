@@ -19,11 +19,12 @@ import { passagesById, stepsOfPart, type Ctx } from './context';
 import { DraftFeed } from './draft-feed';
 import { directAnswer, earlyAnswerFor, type AnswerCall } from './direct-answer';
 import { DraftCall, startEarlyDraft, type DraftRequest, type EarlyDraft } from './draft-call';
-import { serverLimitsParallel, speculationOff } from './speculate';
+import { serverLimitsParallel, servesParallel, speculationOff } from './speculation-policy';
 import { LlmError } from '../llm/errors';
 import { runGate } from './ask-gate';
 import { primaryPageLibrary } from './page-source';
-import { draftMessages, fallbackQuery, finalAnswerMessages, reviseMessages } from './prompts';
+import { draftMessages, finalAnswerMessages, reviseMessages } from './prompts';
+import { fallbackQuery } from './step-query';
 import { buildSources, citedEvidence, citedIds } from './sources';
 import { type DraftOut, reviseFinalStage, reviseNoQueriesStage, reviseSettledOf, reviseStage, stage, type StageSpec } from './stages';
 import type { CatalogueEntry } from '../core/passage';
@@ -91,10 +92,13 @@ export async function ask(ctx: Ctx): Promise<void> {
 function draftBesideGate(ctx: Ctx, gateBegun: Promise<void>): EarlyDraft | undefined {
   if (ctx.run().steps.length > 0 || speculationOff(ctx)) return undefined;
   const input = ctx.run().input;
-  // Sent once the gate's reply has begun, never before: the server took the gate first (one that
-  // serves one request at a time is serving it), and the model, its parameters and the endpoint's
-  // limits are known to work, so a first request's refusal, redirect or stall is met once.
-  return startEarlyDraft(ctx, (catalogue) => draftRequest(ctx, input.text.trim(), input.page, ctx.settings.maxSteps, undefined, catalogue), gateBegun);
+  // To an endpoint not yet seen answering two requests at once, sent once the gate's reply has
+  // begun, never before: the server took the gate first (one that serves one request at a time is
+  // serving it), and the model, its parameters and the endpoint's limits are known to work, so a
+  // first request's refusal, redirect or stall is met once. To one seen streaming two replies at
+  // once (an earlier run's revisions beside its draft), sent with the gate: waiting for the gate's
+  // first word would put its whole prompt-reading time on every answer's critical path.
+  return startEarlyDraft(ctx, (catalogue) => draftRequest(ctx, input.text.trim(), input.page, ctx.settings.maxSteps, undefined, catalogue), servesParallel(ctx) ? undefined : gateBegun);
 }
 
 /** Once the gate has decided (before it has written its web searches), the draft it calls for:

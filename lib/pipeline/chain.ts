@@ -32,9 +32,10 @@ import type { CitedSpan, AliasMap } from './citations';
 import { DONE_STATUSES, isDone, stepsOfPart, type Ctx } from './context';
 import type { DraftFeed } from './draft-feed';
 import { RetrievalCache } from './retrieval-cache';
-import { speculationOff, runSpeculative } from './speculate';
+import { runSpeculative } from './speculate';
+import { speculationOff } from './speculation-policy';
 import { reviseStep } from './step';
-import { fallbackQuery } from './prompts';
+import { fallbackQuery } from './step-query';
 import type { PageContext, StepState, Verdict } from '../core/run';
 
 export interface StepCallArgs {

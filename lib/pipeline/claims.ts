@@ -13,7 +13,7 @@ import { tokenize } from '../retrieval/tokenize';
 import type { Ctx } from './context';
 import { fold, locate } from './corrected-text';
 import { pageClaimsMessages } from './page-prompts';
-import { fallbackQuery } from './prompts';
+import { fallbackQuery } from './step-query';
 import { pageClaimsStage, stage } from './stages';
 import type { PageContext } from '../core/run';
 

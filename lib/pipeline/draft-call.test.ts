@@ -11,7 +11,7 @@ import type { RetrieveRequest } from '../retrieval/types';
 import { startEarlyDraft } from './draft-call';
 import { executeRun } from './run';
 import { newRun } from './run-state';
-import { resetSpeculationPolicy } from './speculate';
+import { resetSpeculationPolicy } from './speculation-policy';
 import type { RunEvent } from '../core/run';
 
 const WORDS = ['amber', 'basalt', 'cobalt'];
@@ -92,6 +92,34 @@ describe('the draft, sent beside the gate', () => {
     expect(seqDraft?.sent).toBeGreaterThanOrEqual(seqGate?.ended ?? Infinity);
     expect(fast.run.answer).toBe(sequential.run.answer);
     expect(fast.run.steps.map((s) => s.revised ?? s.draft)).toEqual(sequential.run.steps.map((s) => s.revised ?? s.draft));
+  });
+
+  it('to an endpoint seen streaming two replies at once, the next question\'s draft goes out with the gate, before its reply has begun, in a restarted worker too', async () => {
+    world = await startWorld(longSteps, { latency: SLOW_DRAFT });
+    const first = await timedRun(world.llm, true);
+    const firstGate = first.calls.find((c) => c.stage === 'gate');
+    // Not yet known: behind the gate's first word, as before.
+    expect(first.calls.find((c) => c.stage === 'draft')?.sent).toBeGreaterThanOrEqual(firstGate?.first ?? Infinity);
+    // Its revisions streamed beside its draft: the endpoint answers in parallel.
+    expect(first.run.steps.filter((s) => s.speculative)).not.toHaveLength(0);
+
+    const second = await timedRun(world.llm, true);
+    const gate = second.calls.find((c) => c.stage === 'gate');
+    const drafts = second.calls.filter((c) => c.stage === 'draft');
+    expect(second.run.status).toBe('done');
+    expect(drafts).toHaveLength(1);
+    // Sent while the gate's prompt was still being read, and kept.
+    expect(drafts[0]?.sent).toBeLessThan(gate?.first ?? 0);
+    expect(drafts[0]?.failed).toBeUndefined();
+    expect(second.run.answer).toBe(first.run.answer);
+    expect(second.run.steps.map((s) => s.revised ?? s.draft)).toEqual(first.run.steps.map((s) => s.revised ?? s.draft));
+
+    // Kept with what else is learnt of the endpoint, which a restarted worker loads.
+    expect(world.llm.servesParallel?.()).toBe(true);
+    resetSpeculationPolicy();
+    const third = await timedRun(world.llm, true);
+    expect(third.calls.find((c) => c.stage === 'draft')?.sent).toBeLessThan(third.calls.find((c) => c.stage === 'gate')?.first ?? 0);
+    expect(third.run.answer).toBe(first.run.answer);
   });
 
   it('a question the gate answers unaided: the draft beside it is cancelled and the answer sent when the decision is written, and the answer is the one without it', async () => {

@@ -4,7 +4,7 @@ import type { CatalogueEntry } from '../core/passage';
 import { MARK } from '../core/prompt-sections';
 import type { Library } from '../retrieval/types';
 import { draftWritesQueries } from './draft-queries';
-import { fallbackQuery } from './prompts';
+import { fallbackQuery } from './step-query';
 
 const tab = (lang?: string): CatalogueEntry => ({ title: 'A tab', site: 'example.org', url: 'https://example.org/a', origin: 'tab', ...(lang ? { lang } : {}) });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { aliasPassages } from './citations';
-import { causalQuery, dataBlock, draftMessages, excerptAround, fallbackQuery, neutralise, reviseMessages } from './prompts';
+import { dataBlock, draftMessages, excerptAround, neutralise, reviseMessages } from './prompts';
 
 describe('untrusted text in prompts', () => {
   it('cannot close or open a DATA block, or pose as a chat role', () => {
@@ -55,34 +55,5 @@ describe('evidence of earlier steps in the last step\'s prompt', () => {
   it('is what the last step is shown', () => {
     const msgs = reviseMessages({ question: 'Q?', before: ['Marie Curie moved to Paris in 1891.'], position: 2, total: 2, draft: 'd', later: [], query: 'q', round: 1, finalRound: true, passages: aliasPassages([]), earlier: new Map([['P1', p]]), earlierFocus: new Map([['P1', 'Marie Curie moved to Paris in 1891.']]), withAnswer: true });
     expect(msgs.map((m) => m.content).join('\n')).toContain('moved to Paris in 1891');
-  });
-});
-
-describe('fallbackQuery', () => {
-  it('takes the step words first, then the question, without stop words or duplicates', () => {
-    expect(fallbackQuery('She married Pierre Curie in 1895.', 'Who did Marie Curie marry?')).toBe('married Pierre Curie 1895 Marie marry');
-  });
-});
-
-describe('causalQuery: what the revisions before a step brought in reaches its query', () => {
-  const base = 'married Pierre Curie 1895';
-  it('is the planned query while nothing before the step changed', () => {
-    expect(causalQuery(base, [])).toBe(base);
-    expect(causalQuery(base, [{ draft: 'Marie Curie was born in Krakow.' }])).toBe(base);
-  });
-
-  it('adds the words a revision has and its draft had not, the latest revision first, without stop words or words already there', () => {
-    const before = [
-      { draft: 'Marie Curie was born in Krakow in 1870.', revised: 'Marie Curie was born in Warsaw in 1867.' },
-      { draft: 'She studied in Paris.', revised: 'She studied physics at the Sorbonne in Paris.' },
-    ];
-    expect(causalQuery(base, before)).toBe(`${base} physics Sorbonne Warsaw 1867`);
-    // Made again from a query that has them (a resumed run's recorded query): the same query.
-    expect(causalQuery(causalQuery(base, before), before)).toBe(causalQuery(base, before));
-  });
-
-  it('adds at most eight words', () => {
-    const revised = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
-    expect(causalQuery(base, [{ draft: 'x', revised }])).toBe(`${base} alpha beta gamma delta epsilon zeta eta theta`);
   });
 });

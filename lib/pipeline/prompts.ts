@@ -4,7 +4,6 @@
 import type { ChatMessage } from '../llm/types';
 import { promptUrl } from '../core/url';
 import { answerSentence } from '../retrieval/answer-sentence';
-import { STOPWORDS } from '../retrieval/tokenize';
 import type { Passage } from '../core/passage';
 import type { CatalogueEntry } from '../core/passage';
 import type { AliasMap } from './citations';
@@ -355,46 +354,3 @@ export function composeMessages(question: string, parts: { heading: string; body
     { role: 'user', content: `${SECTION.question}: ${question}\n\n${SECTION.findings}:\n${parts.map((p) => `## ${p.heading}\n${p.body}`).join('\n\n')}${ev}${pageBlock(page, 'The page the user is reading (context only)')}` },
   ];
 }
-
-/** A search query made without the model (when the model's own query is missing): the step's
- * words first, then the question's, trimmed to what a search box takes. */
-export function fallbackQuery(step: string, question: string, maxWords = 16): string {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const w of [...queryWords(step), ...queryWords(question)]) {
-    const k = wordKey(w);
-    if (seen.has(k) || STOPWORDS.has(k)) continue;
-    seen.add(k);
-    out.push(w.replace(/^[\p{P}]+|[\p{P}]+$/gu, ''));
-    if (out.length >= maxWords) break;
-  }
-  return out.join(' ') || question.slice(0, 200);
-}
-
-const queryWords = (s: string) => s.replace(/\[[A-Za-z]?\d+\]/g, ' ').split(/\s+/).filter((w) => w.replace(/[\p{P}\p{S}]/gu, '').length > 0);
-const wordKey = (w: string) => w.toLowerCase().replace(/[\p{P}\p{S}]/gu, '');
-
-/** Words a step's query takes from the revisions before it. */
-const CORRECTION_WORDS = 8;
-
-/** A step's planned query (`base`: the draft's, or made from the step's own words), followed by
- * what the revisions of the steps before it brought in: the words a revised step has and its
- * draft had not, the latest revision's first. So a correction reaches the later steps' searches
- * (causal queries, RAT Algorithm 1) without the model writing them; with nothing revised before
- * it, the planned query itself (and the same again if `base` already has them). */
-export function causalQuery(base: string, before: readonly { draft: string; revised?: string }[]): string {
-  const seen = new Set(queryWords(base).map(wordKey));
-  const extra: string[] = [];
-  for (const s of [...before].reverse()) {
-    if (s.revised === undefined) continue;
-    const drafted = new Set(queryWords(s.draft).map(wordKey));
-    for (const w of queryWords(s.revised)) {
-      const k = wordKey(w);
-      if (extra.length >= CORRECTION_WORDS || !k || seen.has(k) || drafted.has(k) || STOPWORDS.has(k)) continue;
-      seen.add(k);
-      extra.push(w.replace(/^[\p{P}]+|[\p{P}]+$/gu, ''));
-    }
-  }
-  return extra.length ? `${base} ${extra.join(' ')}` : base;
-}
-

@@ -5,10 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmRequest, Reply, Responder } from '../../test/harness/fake-llm.ts';
 import { pipelineResponder } from '../../test/harness/pipeline-responder.ts';
 import { laterItems, listUnder, positionOf, SECTION, standing } from '../../test/harness/prompt-reader.ts';
-import { pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
+import { newInstallClient, pipelineSettings, startWorld, type TestWorld } from '../../test/harness/pipeline-world.ts';
 import { executeRun } from './run';
 import { newRun } from './run-state';
-import { resetSpeculationPolicy } from './speculate';
+import { resetSpeculationPolicy } from './speculation-policy';
 import { createMemoryLibrary } from '../../test/harness/memory-library';
 import type { Run, RunEvent } from '../core/run';
 import type { Library } from '../retrieval/types';
@@ -115,7 +115,9 @@ async function run(changed: boolean[], rounds: number[], speculate: boolean, o: 
   };
   const r = await executeRun({
     run: newRun('p', 'ask', { text: 'What is in the mineral archive?' }, 0),
-    llm: world.llm,
+    // Each run the first on its endpoint: the draft waits for the gate's first word, as the
+    // timings below expect.
+    llm: newInstallClient(world),
     library,
     settings: pipelineSettings({ maxSteps: N, maxRounds: 2, speculate }),
     signal: o.signal,

@@ -25,7 +25,7 @@
  * (./answer-beside.ts): kept only if the step's revision says so, else the revision's own answer.
  *
  * A server that answers one request at a time (parallel requests queue) or rate-limits them turns
- * speculation off for the rest of the worker's life. */
+ * speculation off for the rest of the worker's life (./speculation-policy.ts). */
 import { LlmError } from '../llm/errors';
 import { applyEvent } from './run-state';
 import { drafting, isLastStep, type Chain, type FinalOutput } from './chain';
@@ -33,13 +33,12 @@ import { isDone, raceAbort, stepsOfPart, type Ctx } from './context';
 import { withDraftedSteps, type CallTiming, type DraftFeed } from './draft-feed';
 import { attemptContext, deferred, replay, type Attempt } from './speculation-attempt';
 import { startLagProbe, type LagProbe } from './lag-probe';
-import { noteQueued, QUEUE_MS, queuedBehind, turnOffFor } from './speculation-policy';
+import { firstWordSays, turnOffFor } from './speculation-policy';
 import { exactPromptKey, laterRule, plannedQuery, reviseStep } from './step';
+import { settledRevision } from './step-query';
 import type { StepHooks } from './step-reply';
 import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from '../core/run';
 import { followAbort } from '../core/abort';
-
-export { resetSpeculationPolicy, serverLimitsParallel, speculationOff } from './speculation-policy';
 
 /** `indices`: the chain's steps in order; while the draft streams (chain.feed), empty at first and
  * filled as steps are fed, then replaced by the draft's own. */
@@ -62,8 +61,7 @@ class Speculation {
   private readonly held: RunEvent[] = [];
   /** Requests that have ended, and the draft's (with which the first revisions overlap). */
   private readonly finished: CallTiming[];
-  /** Two of the run's requests seen streaming at once: the server answers in parallel, and a slow
-   * start is a busy server (or a long prompt), not a queue. */
+  /** Two replies seen streaming at once: a slow start is a busy server or long prompt, not a queue. */
   private parallelSeen = false;
 
   constructor(
@@ -118,9 +116,8 @@ class Speculation {
   }
 
   /** The planned evidence of the steps from `from` on, as the run is projected to stand before
-   * them (or as `view` has it). Without model-written queries a step that changed changes the
-   * later queries at once (step.ts plannedQuery): their evidence is fetched as soon as its text is
-   * in, and a step that streams after it, as soon as it has. */
+   * them (or as `view` has it): without model-written queries, made in code (step.ts plannedQuery)
+   * and so fetched as soon as the steps before them are known, or written (see below). */
   private prefetchFrom(from: number, view = this.projected(from)): void {
     if (!view) return;
     for (let p = from; p < this.indices.length; p++) {
@@ -145,22 +142,18 @@ class Speculation {
   private stop(reason: SpeculationOff): void {
     if (this.off) return;
     this.off = true;
-    turnOffFor(this.ctx.llm.endpoint ?? '', reason);
+    turnOffFor(this.ctx.llm, reason);
     this.ctx.emit({ type: 'speculation-off', reason });
     this.discardAfter(-1, reason === 'queueing' ? 'server-queues' : 'server-limits');
   }
 
-  /** An attempt's first word: if it waited in the server's queue (speculation-policy.ts
-   * queuedBehind), twice at this endpoint, speculation stops. */
+  /** An attempt's first word: beside another reply (the endpoint answers side by side), or
+   * after waiting in the server's queue, twice at this endpoint (speculation stops). */
   private noteFirstToken(a: Attempt): void {
     if (a.firstTokenAt !== undefined || a.sentAt === undefined) return;
-    const t = (a.firstTokenAt = performance.now());
-    const others = [...this.attempts.values(), ...this.finished].filter((b) => b !== a && b.sentAt !== undefined && b.firstTokenAt !== undefined && b.failed === undefined);
-    // Revisions started while the draft streams mostly start while it (or another) still streams.
-    if (others.some((b) => b.endedAt === undefined)) this.parallelSeen = true;
-    // A client that was itself too late to tell: no judgement either way.
-    if (this.parallelSeen || this.lag.maxSince(a.sentAt) > QUEUE_MS / 2) return;
-    if (queuedBehind({ sentAt: a.sentAt, firstTokenAt: t, promptChars: a.promptChars }, others) && noteQueued(this.ctx.llm.endpoint ?? '')) this.stop('queueing');
+    const said = firstWordSays({ sentAt: a.sentAt, firstTokenAt: (a.firstTokenAt = performance.now()), promptChars: a.promptChars }, [...this.attempts.values(), ...this.finished].filter((b) => b !== a), this.parallelSeen, this.lag.maxSince(a.sentAt), this.ctx.llm);
+    if (said === 'parallel') this.parallelSeen = true;
+    if (said === 'queueing') this.stop('queueing');
   }
 
   /** The run as it will stand before `pos` if every attempt before it is committed as it has said
@@ -279,7 +272,19 @@ class Speculation {
         if (a.said === false && !this.chain.modelQueries) this.prefetchFrom(a.pos + 1);
         this.tick();
       },
+      onRevising: (partial) => this.prefetchWhileRevising(a, partial),
     };
+  }
+
+  /** Without model-written queries, a changed step's correction reaches the later queries as
+   * soon as it is written (step-query.ts settledRevision), not once its whole text has streamed:
+   * their evidence is fetched then, and again only if the correction grows. */
+  private prefetchWhileRevising(a: Attempt, partial: string): void {
+    const c = !this.chain.modelQueries && !a.ready && this.attempts.get(a.pos) === a ? settledRevision(this.stepAt(a.pos).draft, partial) : undefined;
+    const before = c && c.brought !== a.fetchedFor ? this.projected(a.pos) : undefined;
+    if (!c || !before) return;
+    a.fetchedFor = c.brought;
+    this.prefetchFrom(a.pos + 1, applyEvent(before, { type: 'step-done', index: this.indices[a.pos] as number, revised: c.text, status: 'revised', citations: [] }));
   }
 
   /** An attempt has ended (or failed): whether its step stands is known now. */

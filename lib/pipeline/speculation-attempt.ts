@@ -25,6 +25,8 @@ export interface Attempt extends CallTiming {
    * text and the later steps' queries. */
   said?: boolean;
   ready?: { revised: string; queries: string[]; complete: boolean };
+  /** The part of its revision, still streaming, the later steps' evidence was last fetched for. */
+  fetchedFor?: string;
   ended: boolean;
 }
 

@@ -7,8 +7,7 @@ import { llmSettings, pipelineSettings, startWorld, type TestWorld } from '../..
 import { startQueueingProxy, type QueueingProxy } from '../../test/harness/queueing-proxy.ts';
 import { executeRun } from './run';
 import { newRun } from './run-state';
-import { resetSpeculationPolicy } from './speculate';
-import { noteQueued, queuedBehind } from './speculation-policy';
+import { noteQueued, queuedBehind, resetSpeculationPolicy } from './speculation-policy';
 import { createMemoryLibrary } from '../../test/harness/memory-library';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dolomite'];
@@ -35,6 +34,9 @@ describe('when to speculate', () => {
     expect(r.status).toBe('done');
     expect(r.speculationOff).toBeUndefined();
     expect(r.steps.filter((s) => s.speculative)).toHaveLength(3);
+    // Its revisions streamed beside the draft: remembered, so the next question's draft need not
+    // wait for the gate's first word (ask.ts draftBesideGate).
+    expect(world.llm.servesParallel?.()).toBe(true);
   });
 
   it('a server that serves requests in parallel but starts long prompts slowly: not taken for a queue', async () => {
@@ -85,6 +87,24 @@ describe('when to speculate', () => {
     expect(second.speculationOff).toBe('queueing');
     expect(second.steps.some((s) => s.speculative || s.discarded)).toBe(false);
     expect(proxy.stats().forwarded - before).toBe(2 + WORDS.length);
+    expect(llm.servesParallel?.()).toBe(false);
+  });
+
+  it('an endpoint remembered as answering side by side that now answers one request at a time: the answer is the one without speculation, and it is remembered as queueing', async () => {
+    world = await startWorld(scenario, { latency: { firstTokenMs: 300, tokensPerSec: 400 } });
+    proxy = await startQueueingProxy(world.server.baseURL);
+    const llm = createLlmClient(llmSettings(proxy.baseURL));
+    // What an earlier run saw (before the server was restarted with one slot).
+    llm.learnParallel?.(true);
+    const r = await ask(llm);
+    expect(r.status).toBe('done');
+    expect(r.speculationOff).toBe('queueing');
+    expect(proxy.stats().maxInFlight).toBe(1);
+    expect(llm.servesParallel?.()).toBe(false);
+    resetSpeculationPolicy();
+    const sequential = await executeRun({ run: newRun('s', 'ask', { text: 'What does the archive hold?' }, 0), llm: world.llm, library: createMemoryLibrary(DOCS), settings: pipelineSettings({ maxSteps: 4, speculate: false }), emit: () => {} });
+    expect(r.answer).toBe(sequential.answer);
+    expect(r.steps.map((s) => s.revised ?? s.draft)).toEqual(sequential.steps.map((s) => s.revised ?? s.draft));
   });
 
   it('a server that rate-limits parallel requests: turned off and said', async () => {

@@ -2,6 +2,7 @@
  * at a time, and (for the rest of the worker's life) for an endpoint seen queueing parallel
  * requests or rate-limiting them. */
 import type { Ctx } from './context';
+import type { LlmClient } from '../llm/types';
 import type { CallTiming } from './draft-feed';
 import type { SpeculationOff } from '../core/run';
 
@@ -26,13 +27,27 @@ export function speculationOff(ctx: Ctx): SpeculationOff | undefined {
 /** An endpoint seen refusing a request sent beside another: nothing is sent ahead of time to it
  * again, and the run says so. */
 export function serverLimitsParallel(ctx: Ctx): void {
-  offByEndpoint.set(ctx.llm.endpoint ?? '', 'rate-limit');
+  turnOffFor(ctx.llm, 'rate-limit');
   if (ctx.run().speculationOff !== 'rate-limit') ctx.emit({ type: 'speculation-off', reason: 'rate-limit' });
 }
 
-/** Speculation is off for this endpoint from now on. */
-export function turnOffFor(endpoint: string, reason: SpeculationOff): void {
-  offByEndpoint.set(endpoint, reason);
+/** Speculation is off for this endpoint from now on (in this worker), and the endpoint is
+ * remembered as one that does not answer side by side. */
+export function turnOffFor(llm: LlmClient, reason: SpeculationOff): void {
+  offByEndpoint.set(llm.endpoint ?? '', reason);
+  llm.learnParallel?.(false);
+}
+
+/** Two replies were seen streaming at once from this endpoint. */
+export function noteServesParallel(llm: LlmClient): void {
+  if (!offByEndpoint.has(llm.endpoint ?? '')) llm.learnParallel?.(true);
+}
+
+/** Whether this run's endpoint is known to answer requests side by side (an earlier run saw it,
+ * nothing since has seen it queue or refuse, and speculation is on): a request beside another
+ * need not wait for the first to be answered. */
+export function servesParallel(ctx: Ctx): boolean {
+  return ctx.llm.servesParallel?.() === true && !speculationOff(ctx);
 }
 
 /** One more request seen queueing at this endpoint: true once that is enough to turn
@@ -47,6 +62,20 @@ export function noteQueued(endpoint: string): boolean {
 export function resetSpeculationPolicy(): void {
   offByEndpoint.clear();
   queuedByEndpoint.clear();
+}
+
+/** What a revision's first word says of the endpoint: 'parallel' if another reply was still
+ * streaming (revisions started while the draft streams mostly start so), 'queueing' if it waited
+ * in the server's queue (queuedBehind), twice at this endpoint; nothing once parallel replies have
+ * been seen in the run, or if the client was itself too late to tell (lagged `lagMs`). */
+export function firstWordSays(a: Required<Pick<CallTiming, 'sentAt' | 'firstTokenAt'>> & Pick<CallTiming, 'promptChars'>, all: CallTiming[], parallelSeen: boolean, lagMs: number, llm: LlmClient): 'parallel' | 'queueing' | undefined {
+  const others = all.filter((b) => b.sentAt !== undefined && b.firstTokenAt !== undefined && b.failed === undefined);
+  if (others.some((b) => b.endedAt === undefined)) {
+    noteServesParallel(llm);
+    return 'parallel';
+  }
+  if (parallelSeen || lagMs > QUEUE_MS / 2) return undefined;
+  return queuedBehind(a, others) && noteQueued(llm.endpoint ?? '') ? 'queueing' : undefined;
 }
 
 /** Whether request `a` (sent at `sentAt`, first word at `firstTokenAt`) waited in a queue behind

@@ -20,6 +20,8 @@ export interface StepHooks {
    * anyway): its text as revised and the queries streamed so far (complete once the model has
    * moved on). */
   onReady?(ready: { revised: string; queries: string[]; complete: boolean }): void;
+  /** A step said to change: its revised text as streamed so far (round 1). */
+  onRevising?(partial: string): void;
 }
 
 /** The step being revised, as its reply sees it. */
@@ -113,7 +115,9 @@ export class ReplyStream {
 
   private streamRevision(p: StepCallPartial): void {
     const d = this.revision.next(p.revised);
-    if (d) this.step.ctx.emit({ type: 'revision-delta', index: this.step.index, text: d });
+    if (!d) return;
+    this.step.ctx.emit({ type: 'revision-delta', index: this.step.index, text: d });
+    if (this.r.round === 1 && p.kept === false && p.revised) this.step.hooks.onRevising?.(p.revised);
   }
 
   /** A query is complete once the next one has started (or the list has closed): its evidence is

@@ -8,7 +8,7 @@ import type { Passage } from '../core/passage';
 import { aliasPassages, type AliasMap } from './citations';
 import { isLastStep, type Chain, type FinalOutput, type StepCallArgs, type StepCallResult, type StepSettled } from './chain';
 import { isDone, type Ctx } from './context';
-import { causalQuery, fallbackQuery } from './prompts';
+import { causalQuery, fallbackQuery } from './step-query';
 import { refine } from './refine';
 import { AnswerBeside, AnswerShow } from './answer-beside';
 import { speculationOff } from './speculation-policy';

@@ -1,5 +1,6 @@
 /** Test fixtures for the pipeline: the fake LLM server with the scripted pipeline responder, the
  * real LLM client pointed at it, an in-memory library, and a runner that collects events. */
+import type { Capabilities } from '../../lib/llm/capabilities.ts';
 import { createLlmClient, type LlmClientOptions } from '../../lib/llm/client.ts';
 import type { LlmClient } from '../../lib/llm/types.ts';
 import type { Library } from '../../lib/retrieval/types.ts';
@@ -29,6 +30,13 @@ export async function startWorld(scenario: PipelineScenario, o: { latency?: Late
   const server = await startFakeLlm({ responder: pipelineResponder(scenario), latency: o.latency });
   const llm = createLlmClient(llmSettings(server.baseURL, o.timeoutMs), { backoffMs: 20, ...o.client });
   return { server, llm, close: () => server.close() };
+}
+
+/** A client to the world's server that has learnt nothing of it yet (a first run on a new
+ * install): what other runs learnt, such as that it answers side by side, is not known to it. */
+export function newInstallClient(world: TestWorld): LlmClient {
+  const learnt = new Map<string, Capabilities>();
+  return createLlmClient(llmSettings(world.server.baseURL), { backoffMs: 20, capabilities: { get: (k) => learnt.get(k), set: (k, c) => void learnt.set(k, c) } });
 }
 
 export { notBeside } from './fake-llm-request.ts';
