@@ -51,10 +51,13 @@ describe('RAT causal revision', () => {
     expect(order).toEqual(['query:0', 'query:1', 'query:2', 'step-done:0', 'query:1', 'step-done:1', 'query:2', 'step-done:2']);
   });
 
-  it('with tabs, a correction reaches the later steps\' searches as soon as it is written, before the revision has streamed whole, once each; the result is the sequential one', async () => {
-    const steps = ['Marie Curie was born in Krakow and grew up in Poland.', 'She married Pierre Curie.', 'She discovered radium.'];
+  it('with tabs, a correction reaches the later steps\' searches as soon as it is written, before the revision has streamed whole, once each, a step drafted meanwhile too; the result is the sequential one', async () => {
+    // Step 1's correction comes early in its text, and the rest of it takes long enough for the
+    // draft's last step (revisions start once the next step is in) to stream meanwhile.
+    const tail = 'and grew up in Poland with her father, a teacher of mathematics and physics, her mother, who ran a boarding school for girls, and her brother and three sisters.';
+    const steps = [`Marie Curie was born in Krakow ${tail}`, 'She married Pierre Curie.', 'She discovered radium and polonium, two elements, in pitchblende ore from Bohemia, working in a shed in Paris with her husband.'];
     const facts = [
-      { step: 0, phrase: 'born 7 November 1867 in Warsaw', revised: 'Marie Curie was born in Warsaw and grew up in Poland.' },
+      { step: 0, phrase: 'born 7 November 1867 in Warsaw', revised: `Marie Curie was born in Warsaw ${tail}` },
       { step: 1, phrase: 'married Maria Skłodowska in 1895' },
       { step: 2, phrase: 'radium and polonium' },
     ];

@@ -34,8 +34,8 @@ import { withDraftedSteps, type CallTiming, type DraftFeed } from './draft-feed'
 import { attemptContext, deferred, replay, type Attempt } from './speculation-attempt';
 import { startLagProbe, type LagProbe } from './lag-probe';
 import { firstWordSays, turnOffFor } from './speculation-policy';
-import { exactPromptKey, laterRule, plannedQuery, reviseStep } from './step';
-import { settledRevision } from './step-query';
+import { exactPromptKey, laterRule, reviseStep } from './step';
+import { LaterEvidence } from './later-evidence';
 import type { StepHooks } from './step-reply';
 import type { DiscardReason, Run, RunEvent, SpeculationOff, StepState } from '../core/run';
 import { followAbort } from '../core/abort';
@@ -54,7 +54,7 @@ export async function runSpeculative(ctx: Ctx, chain: Chain, indices: number[]):
 /** One chain revised on the speculative schedule (the rules above). */
 class Speculation {
   private readonly attempts = new Map<number, Attempt>();
-  private readonly k: number;
+  private readonly evidence: LaterEvidence;
   private readonly feed: DraftFeed | undefined;
   private off = false;
   /** Said in the trace once the step is in the run (while the draft streams, it is not yet). */
@@ -70,7 +70,7 @@ class Speculation {
     private readonly indices: number[],
     private readonly lag: LagProbe,
   ) {
-    this.k = Math.max(1, ctx.settings.passagesPerStep);
+    this.evidence = new LaterEvidence(chain, { indices, attempts: this.attempts, stepIn: (r, p) => this.stepIn(r, p), stepAt: (p) => this.stepAt(p), projected: (p) => this.projected(p) }, ctx.settings.passagesPerStep);
     this.feed = drafting(chain) ? chain.feed : undefined;
     this.finished = this.feed ? [this.feed.call] : [];
   }
@@ -78,7 +78,7 @@ class Speculation {
   async run(): Promise<FinalOutput | undefined> {
     if (this.feed) await this.followDraft(this.feed);
     // Every step's planned evidence, fetched at once: speculation will want it all.
-    this.prefetchFrom(0, this.base());
+    this.evidence.from(0, this.base());
     this.launchAhead();
     this.tick();
     let final: FinalOutput | undefined;
@@ -113,17 +113,6 @@ class Speculation {
    * before it standing; a step after a changed one waits for the whole draft). */
   private buildable(p: number, view: Run): boolean {
     return !drafting(this.chain) || (p < this.startable() && laterRule(this.chain, this.indices.slice(0, p).map((_, q) => this.stepIn(view, q)), false).lean);
-  }
-
-  /** The planned evidence of the steps from `from` on, as the run is projected to stand before
-   * them (or as `view` has it): without model-written queries, made in code (step.ts plannedQuery)
-   * and so fetched as soon as the steps before them are known, or written (see below). */
-  private prefetchFrom(from: number, view = this.projected(from)): void {
-    if (!view) return;
-    for (let p = from; p < this.indices.length; p++) {
-      const step = this.stepIn(view, p);
-      if (!isDone(step)) this.chain.cache.prefetch(plannedQuery(this.chain, step, this.indices.slice(0, p).map((_, q) => this.stepIn(view, q))), this.k * 2);
-    }
   }
 
   private discard(a: Attempt, reason: DiscardReason): void {
@@ -269,22 +258,11 @@ class Speculation {
       },
       onReady: (ready) => {
         a.ready = ready;
-        if (a.said === false && !this.chain.modelQueries) this.prefetchFrom(a.pos + 1);
+        if (a.said === false && !this.chain.modelQueries) this.evidence.from(a.pos + 1);
         this.tick();
       },
-      onRevising: (partial) => this.prefetchWhileRevising(a, partial),
+      onRevising: (partial) => this.evidence.whileRevising(a, partial),
     };
-  }
-
-  /** Without model-written queries, a changed step's correction reaches the later queries as
-   * soon as it is written (step-query.ts settledRevision), not once its whole text has streamed:
-   * their evidence is fetched then, and again only if the correction grows. */
-  private prefetchWhileRevising(a: Attempt, partial: string): void {
-    const c = !this.chain.modelQueries && !a.ready && this.attempts.get(a.pos) === a ? settledRevision(this.stepAt(a.pos).draft, partial) : undefined;
-    const before = c && c.brought !== a.fetchedFor ? this.projected(a.pos) : undefined;
-    if (!c || !before) return;
-    a.fetchedFor = c.brought;
-    this.prefetchFrom(a.pos + 1, applyEvent(before, { type: 'step-done', index: this.indices[a.pos] as number, revised: c.text, status: 'revised', citations: [] }));
   }
 
   /** An attempt has ended (or failed): whether its step stands is known now. */
@@ -335,7 +313,7 @@ class Speculation {
     // A step has streamed: it joins the chain (after a change, its evidence is the change's).
     const from = this.indices.length;
     for (let i = from; i < feed.steps.length; i++) this.indices.push(feed.base + i);
-    if (!this.chain.modelQueries && this.indices.length > from) this.prefetchFrom(from);
+    if (this.indices.length > from) this.evidence.streamed(from);
     this.launchAhead();
     this.tick();
   }
@@ -344,12 +322,14 @@ class Speculation {
    * each revision started on the stream sees them all. */
   private draftEnded(): void {
     const { ctx, chain, indices } = this;
+    const streamed = indices.length;
     indices.splice(0, indices.length, ...stepsOfPart(ctx.run(), chain.part).map((s) => s.index));
     for (const ev of this.held.splice(0)) if (ctx.run().steps.some((s) => 'index' in ev && s.index === ev.index)) ctx.emit(ev);
     for (const a of [...this.attempts.values()]) {
       if (a.pos >= indices.length) this.discard(a, 'context-changed');
       else a.view = withDraftedSteps(a.view, ctx.run(), chain.part);
     }
+    this.evidence.streamed(Math.min(streamed, indices.length));
   }
 
   /** Commits step `pos` (steps are committed in order): the revision started ahead of time if its

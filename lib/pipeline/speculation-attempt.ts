@@ -25,8 +25,9 @@ export interface Attempt extends CallTiming {
    * text and the later steps' queries. */
   said?: boolean;
   ready?: { revised: string; queries: string[]; complete: boolean };
-  /** The part of its revision, still streaming, the later steps' evidence was last fetched for. */
-  fetchedFor?: string;
+  /** Its revision while it streams, once the correction is written (step-query.ts
+   * settledRevision): the later steps' evidence is fetched for it. */
+  correction?: { text: string; brought: string };
   ended: boolean;
 }
 
