@@ -67,7 +67,9 @@ export function createLlmClient(settings: LlmSettings, opts: LlmClientOptions = 
     },
     embed: (texts, signal) => endpoint.embed(texts, signal),
     servesParallel: () => endpoint.capabilities.parallel,
-    learnParallel: (parallel) => endpoint.capabilities.parallel !== parallel && endpoint.learn({ parallel }),
+    learnParallel: (parallel) => {
+      if (endpoint.capabilities.parallel !== parallel) endpoint.learn({ parallel });
+    },
   };
 }
 

@@ -49,8 +49,9 @@ export class LaterEvidence {
    * written, for steps that have streamed since): the later steps' evidence for its correction,
    * fetched once it is written and again only if it grows. */
   whileRevising(a: Attempt, partial?: string): void {
+    if (this.chain.modelQueries || a.ready || this.view.attempts.get(a.pos) !== a) return;
     const c = partial === undefined ? a.correction : settledRevision(this.view.stepAt(a.pos).draft, partial);
-    if (this.chain.modelQueries || a.ready || this.view.attempts.get(a.pos) !== a || !c || (partial !== undefined && c.brought === a.correction?.brought)) return;
+    if (!c || (partial !== undefined && c.brought === a.correction?.brought)) return;
     a.correction = c;
     const before = this.view.projected(a.pos);
     if (before) this.from(a.pos + 1, applyEvent(before, { type: 'step-done', index: this.view.indices[a.pos] as number, revised: c.text, status: 'revised', citations: [] }));
